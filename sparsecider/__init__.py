@@ -1,0 +1,24 @@
+"""sparsecider: CIDEr and CIDEr-D on sparse matrices.
+
+Exactly the numbers of the reference implementation (pycocoevalcap), computed
+for a whole corpus at once with scipy sparse matrices.
+
+Public API
+----------
+cider_d, cider
+    Score candidates against references; return a :class:`CiderResult`.
+CiderResult
+    Corpus score, per-candidate scores, per-order values, signature.
+compat
+    Drop-in replacements for pycocoevalcap's ``Cider`` (``compat.Cider``,
+    ``compat.CiderD``).
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .result import CiderResult
+from .scoring import cider, cider_d
+
+__all__ = ["CiderResult", "__version__", "cider", "cider_d"]

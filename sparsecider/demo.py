@@ -1,0 +1,43 @@
+"""The bundled example: the coco-caption demo's 1,000 COCO val 2014 images.
+
+COCO annotations are CC BY 4.0 (Lin et al. 2014, "Microsoft COCO: Common
+Objects in Context").  The file holds raw captions and the reference
+tokenizer's output for them (PTBTokenizer of pycocoevalcap 1.2).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from importlib import resources
+
+__all__ = ["PUBLISHED_CIDER_D", "load_demo"]
+
+#: CIDEr printed by coco-caption's demo notebook (0.600), full precision.
+PUBLISHED_CIDER_D = 0.5997905185184199
+
+
+def load_demo(tokenized: bool = True) -> tuple[list[int], list[str], list[list[str]]]:
+    """Return ``(image_ids, candidates, references)`` of the bundled demo.
+
+    Parameters
+    ----------
+    tokenized : bool, default True
+        Captions as output by the reference tokenizer (score them with
+        ``tokenizer="whitespace"``), or the raw text.
+
+    Examples
+    --------
+    >>> import sparsecider
+    >>> from sparsecider.demo import load_demo
+    >>> ids, cands, refs = load_demo()
+    >>> len(ids), len(refs[0])
+    (1000, 5)
+    >>> round(sparsecider.cider_d(cands, refs).score, 3)
+    0.6
+    """
+    path = resources.files("sparsecider") / "data" / "coco_fakecap_demo.json.gz"
+    with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as f:
+        data = json.load(f)
+    suffix = "_ptb" if tokenized else ""
+    return data["image_ids"], data["candidates" + suffix], data["references" + suffix]

@@ -1,0 +1,96 @@
+"""The result object and the signature that makes a number reproducible."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["CiderResult", "make_signature"]
+
+
+def _fmt(x: float) -> str:
+    """6 -> '6', 6.5 -> '6.5': the shortest exact decimal form."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def make_signature(
+    metric: str,
+    *,
+    n: int,
+    sigma: float | None,
+    df: str,
+    tokenizer: str,
+    scale: float,
+    version: str,
+) -> str:
+    """``CIDEr-D|n:4|sigma:6|df:corpus|tok:whitespace|version:0.1.0``.
+
+    Fields are always in this order; ``sigma`` appears for CIDEr-D only and
+    ``scale`` only when it differs from the reference's 10.
+    """
+    parts = [metric, f"n:{n}"]
+    if sigma is not None:
+        parts.append(f"sigma:{_fmt(sigma)}")
+    parts += [f"df:{df}", f"tok:{tokenizer}"]
+    if scale != 10.0:
+        parts.append(f"scale:{_fmt(scale)}")
+    parts.append(f"version:{version}")
+    return "|".join(parts)
+
+
+@dataclass(frozen=True, eq=False)
+class CiderResult:
+    """Scores of one call to :func:`sparsecider.cider_d` or :func:`sparsecider.cider`.
+
+    Attributes
+    ----------
+    score : float
+        Corpus score: the mean of ``scores``.
+    scores : ndarray of float64, shape (n_candidates,)
+        One score per candidate, in input order (nested candidates flattened
+        image after image).
+    per_order : ndarray of float64, shape (n_candidates, n)
+        The per-order values before averaging over orders, with the same
+        scaling: ``scores == per_order.mean(axis=1)``.
+    signature : str
+        How the number was made, e.g.
+        ``CIDEr-D|n:4|sigma:6|df:corpus|tok:whitespace|version:0.1.0``.
+    n_images : int
+        Number of images (documents for the corpus document frequencies).
+    image_index : ndarray of int64, shape (n_candidates,)
+        Position of each candidate's image in the input.
+    ids : tuple or None
+        The image ids, in output order, when the input was a mapping.
+    metric : str
+        ``"CIDEr-D"`` or ``"CIDEr"``.
+    """
+
+    score: float
+    scores: np.ndarray
+    per_order: np.ndarray
+    signature: str
+    n_images: int
+    image_index: np.ndarray
+    ids: tuple | None = None
+    metric: str = field(default="CIDEr-D")
+
+    def __post_init__(self) -> None:
+        for arr in (self.scores, self.per_order, self.image_index):
+            arr.setflags(write=False)
+
+    @property
+    def n_candidates(self) -> int:
+        return int(self.scores.shape[0])
+
+    def image_scores(self) -> np.ndarray:
+        """Mean score of each image's candidates, shape (n_images,)."""
+        total = np.bincount(self.image_index, weights=self.scores, minlength=self.n_images)
+        count = np.bincount(self.image_index, minlength=self.n_images)
+        return total / count
+
+    def __str__(self) -> str:
+        return f"{self.metric} = {self.score:.4f} | {self.signature}"
+
+    def __float__(self) -> float:
+        return self.score

@@ -1,0 +1,243 @@
+"""The scoring pipeline and the public functions :func:`cider_d` and :func:`cider`.
+
+Data flow (one module per arrow)::
+
+    strings -> token hashes      (tokenize, hashing)
+            -> n-gram keys        (hashing.ngram_keys)
+            -> CSR counts/order   (ngrams)
+            -> document freq.     (docfreq)
+            -> tf-idf             (weights)
+            -> pair similarities  (pairs)
+            -> per-candidate scores, per order, corpus mean (here)
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from . import __version__
+from .docfreq import image_document_frequency
+from .hashing import ngram_keys
+from .inputs import Corpus, as_corpus
+from .ngrams import columns_for_keys, count_matrix
+from .pairs import candidate_reference_pairs, length_penalty, pair_similarity
+from .result import CiderResult, make_signature
+from .tokenize import TokenizerLike, resolve_tokenizer, tokenize, tokenizer_name
+from .weights import apply_idf, idf
+
+__all__ = ["cider", "cider_d", "score_corpus"]
+
+Candidates = Sequence[str] | Sequence[Sequence[str]] | Mapping[object, str | Sequence[str]]
+References = Sequence[Sequence[str]] | Mapping[object, Sequence[str]]
+
+
+def _check_number(
+    name: str, value: object, *, integer: bool = False, positive: bool = True
+) -> None:
+    kind = numbers.Integral if integer else numbers.Real
+    if isinstance(value, bool) or not isinstance(value, kind):
+        expected = "an integer" if integer else "a number"
+        raise TypeError(f"{name} must be {expected}, got {type(value).__name__} {value!r}")
+    if integer and value < 1:
+        raise ValueError(f"{name} must be >= 1, got {value}")
+    if not integer and positive and not (np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0, got {value}")
+
+
+def _check_df(df: object) -> None:
+    if isinstance(df, str) and df == "corpus":
+        return
+    raise ValueError(
+        f"df={df!r} is not supported; use df='corpus' (document frequencies from the "
+        "references being scored)"
+    )
+
+
+def score_corpus(
+    corpus: Corpus,
+    *,
+    n: int,
+    sigma: float | None,
+    tokenizer: TokenizerLike,
+    scale: float,
+) -> CiderResult:
+    """Score a validated corpus.  ``sigma=None`` means plain CIDEr (no clip,
+    no length penalty); otherwise CIDEr-D with that sigma."""
+    ref_tokens = tokenize(corpus.references, tokenizer)
+    if ref_tokens.hashes.shape[0] == 0:
+        raise ValueError(
+            "every reference is empty after tokenization: with no reference words there "
+            "is nothing to score against (pycocoevalcap fails here with "
+            "'max() arg is an empty sequence')"
+        )
+    cand_tokens = tokenize(corpus.candidates, tokenizer)
+    n_images = corpus.n_images
+    if n_images == 1:
+        warnings.warn(
+            "scoring a single image with df='corpus' gives 0: every n-gram of its "
+            "references occurs in all (1) images, so every idf is log(1) - log(1) = 0. "
+            "Use document frequencies from a larger corpus to score few images.",
+            UserWarning,
+            stacklevel=3,
+        )
+    clip = sigma is not None
+    pair_c, pair_r = candidate_reference_pairs(corpus.candidate_image, corpus.reference_offsets)
+    if clip:
+        # pycocoevalcap's "length" is the bigram count: words - 1, or 0 when empty
+        cand_len = np.maximum(cand_tokens.lengths - 1, 0)
+        ref_len = np.maximum(ref_tokens.lengths - 1, 0)
+        penalty = length_penalty(cand_len[pair_c] - ref_len[pair_r], sigma)
+
+    n_cands = len(corpus.candidates)
+    per_order = np.empty((n_cands, n), dtype=np.float64)
+    orders = zip(
+        ngram_keys(ref_tokens.hashes, ref_tokens.lengths, n),
+        ngram_keys(cand_tokens.hashes, cand_tokens.lengths, n),
+        strict=True,
+    )
+    for k, ((ref_keys, ref_ptr), (cand_keys, cand_ptr)) in enumerate(orders):
+        column_keys, (ref_cols, cand_cols) = columns_for_keys(ref_keys, cand_keys)
+        refs = count_matrix(ref_cols, ref_ptr, column_keys.shape[0])
+        cands = count_matrix(cand_cols, cand_ptr, column_keys.shape[0])
+        weights = idf(image_document_frequency(refs, corpus.reference_offsets), n_images)
+        apply_idf(refs, weights)
+        apply_idf(cands, weights)
+        values = pair_similarity(cands, refs, pair_c, pair_r, clip=clip)
+        if clip:
+            values *= penalty
+        per_order[:, k] = np.bincount(pair_c, weights=values, minlength=n_cands)
+    # mean over references, then the reference's x10
+    per_order /= np.diff(corpus.reference_offsets)[corpus.candidate_image][:, None]
+    per_order *= scale
+    scores = per_order.mean(axis=1)
+    metric = "CIDEr-D" if clip else "CIDEr"
+    signature = make_signature(
+        metric,
+        n=n,
+        sigma=sigma,
+        df="corpus",
+        tokenizer=tokenizer_name(tokenizer),
+        scale=scale,
+        version=__version__,
+    )
+    return CiderResult(
+        score=float(scores.mean()),
+        scores=scores,
+        per_order=per_order,
+        signature=signature,
+        n_images=n_images,
+        image_index=corpus.candidate_image,
+        ids=corpus.ids,
+        metric=metric,
+    )
+
+
+def cider_d(
+    candidates: Candidates,
+    references: References,
+    *,
+    n: int = 4,
+    sigma: float = 6.0,
+    df: str = "corpus",
+    tokenizer: TokenizerLike = "whitespace",
+    scale: float = 10.0,
+) -> CiderResult:
+    """CIDEr-D, exactly as pycocoevalcap's ``Cider`` class computes it.
+
+    Parameters
+    ----------
+    candidates : list of str, list of list of str, or dict
+        One caption per image; or several per image (n-best lists, sampled
+        captions), each scored against that image's references; or a dict
+        from image id to a caption or a list of captions.
+    references : list of list of str, or dict
+        The reference captions of each image, aligned with ``candidates``;
+        or a dict from image id to its references (then the ids must match
+        those of ``candidates`` exactly; output follows the candidates' order).
+    n : int, default 4
+        Highest n-gram order; orders 1..n are averaged.
+    sigma : float, default 6.0
+        Width of the Gaussian length penalty.
+    df : {"corpus"}, default "corpus"
+        Document frequencies from the references being scored (one document
+        per image).
+    tokenizer : "whitespace" or callable, default "whitespace"
+        How captions are split into tokens.  ``"whitespace"`` (``str.split``)
+        reproduces pycocoevalcap on pre-tokenized captions.
+    scale : float, default 10.0
+        Final multiplier (pycocoevalcap uses 10).
+
+    Returns
+    -------
+    CiderResult
+        ``score`` (corpus mean), ``scores`` (one per candidate, input order),
+        ``per_order`` (shape (n_candidates, n)), ``signature`` and more.
+
+    Raises
+    ------
+    TypeError
+        A bare string where a list is expected, or a non-string caption.
+    ValueError
+        Misaligned or mismatched inputs, an image without references, every
+        reference empty, or an invalid parameter.
+
+    Notes
+    -----
+    A corpus of one image scores 0 with ``df="corpus"`` (every idf is
+    ``log 1 = 0``); a warning says so.
+
+    Examples
+    --------
+    >>> import sparsecider
+    >>> r = sparsecider.cider_d(
+    ...     ["a dog runs on the grass", "a red bus"],
+    ...     [["a dog running on grass", "the dog runs"], ["a red bus on the road"]],
+    ... )
+    >>> round(r.score, 4), r.scores.shape, r.per_order.shape
+    (3.3234, (2,), (2, 4))
+    >>> r.signature
+    'CIDEr-D|n:4|sigma:6|df:corpus|tok:whitespace|version:0.1.0'
+    """
+    _check_number("n", n, integer=True)
+    _check_number("sigma", sigma)
+    _check_number("scale", scale)
+    _check_df(df)
+    resolve_tokenizer(tokenizer)
+    corpus = as_corpus(candidates, references)
+    return score_corpus(
+        corpus, n=int(n), sigma=float(sigma), tokenizer=tokenizer, scale=float(scale)
+    )
+
+
+def cider(
+    candidates: Candidates,
+    references: References,
+    *,
+    n: int = 4,
+    df: str = "corpus",
+    tokenizer: TokenizerLike = "whitespace",
+    scale: float = 10.0,
+) -> CiderResult:
+    """Plain CIDEr: as :func:`cider_d` without clipping and without the length penalty.
+
+    Each order's value is the plain cosine of the tf-idf vectors, as in the
+    CIDEr authors' own ``Cider`` scorer (not pycocoevalcap's ``Cider``, which
+    is CIDEr-D).  Parameters, return value and errors as :func:`cider_d`.
+
+    Examples
+    --------
+    >>> import sparsecider
+    >>> r = sparsecider.cider(["a dog runs", "a red bus"], [["a dog runs fast"], ["a bus"]])
+    >>> r.signature
+    'CIDEr|n:4|df:corpus|tok:whitespace|version:0.1.0'
+    """
+    _check_number("n", n, integer=True)
+    _check_number("scale", scale)
+    _check_df(df)
+    resolve_tokenizer(tokenizer)
+    corpus = as_corpus(candidates, references)
+    return score_corpus(corpus, n=int(n), sigma=None, tokenizer=tokenizer, scale=float(scale))

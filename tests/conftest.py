@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from benchmarks import datasets
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "realdata: needs ../shared/data beside the repository")
+
+
+@pytest.fixture(scope="session")
+def shared_data():
+    if not datasets.available():
+        pytest.skip(f"real caption data not found at {datasets.DATA} (CI always has it)")
+    return datasets
+
+
+@pytest.fixture(autouse=True)
+def _no_stray_warnings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield

@@ -1,0 +1,113 @@
+"""Whitespace splitting equals str.split; hashes follow the documented scheme."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sparsecider.hashing import SCHEME, ngram_keys
+from sparsecider.ngrams import factorize
+from sparsecider.tokenize import _IS_SPACE, _SPACE_LIMIT, split_whitespace
+
+M64 = 2**64 - 1
+G = 0x9E3779B97F4A7C15
+
+
+def splitmix(z: int) -> int:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & M64
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & M64
+    return z ^ (z >> 31)
+
+
+def token_hash(token: str) -> int:
+    """The scheme of sparsecider.hashing's docstring, in plain Python integers."""
+    h = len(token) * G & M64
+    for ch in token:
+        h = splitmix(h ^ ord(ch))
+    return h
+
+
+def ngram_key(tokens: list[str]) -> int:
+    key = token_hash(tokens[0])
+    for tok in tokens[1:]:
+        key = splitmix((key * G + token_hash(tok)) & M64)
+    return key
+
+
+WHITESPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+text = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(WHITESPACE), st.characters(codec="utf-8"), st.sampled_from("ab")
+    ),
+    max_size=40,
+)
+
+
+def test_whitespace_table_covers_every_unicode_space():
+    assert all(ord(c) < _SPACE_LIMIT for c in WHITESPACE)
+    assert _IS_SPACE.sum() == len(WHITESPACE) and not _IS_SPACE[_SPACE_LIMIT]
+    assert SCHEME == "cp-splitmix64-v1"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(text, max_size=6))
+def test_split_equals_str_split_and_hashes_follow_the_scheme(captions):
+    tokens = split_whitespace(captions)
+    expected = [c.split() for c in captions]
+    assert tokens.lengths.tolist() == [len(t) for t in expected]
+    want = [token_hash(t) for toks in expected for t in toks]
+    assert tokens.hashes.tolist() == want
+
+
+def test_lone_surrogates_and_astral_characters():
+    caps = ["\ud800x y\U0001f415", "\U0001f415"]
+    tokens = split_whitespace(caps)
+    assert tokens.lengths.tolist() == [2, 1]
+    assert tokens.hashes.tolist() == [
+        token_hash("\ud800x"),
+        token_hash("y\U0001f415"),
+        token_hash("\U0001f415"),
+    ]
+    assert tokens.hashes[1] != tokens.hashes[2]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(["a", "b", "cc", "ü"]), max_size=7), max_size=5),
+    st.integers(1, 5),
+)
+def test_ngram_keys_follow_the_scheme(token_lists, n):
+    tokens = split_whitespace([" ".join(t) for t in token_lists])
+    for k, (keys, indptr) in enumerate(ngram_keys(tokens.hashes, tokens.lengths, n), start=1):
+        want = [
+            ngram_key(toks[i : i + k]) for toks in token_lists for i in range(len(toks) - k + 1)
+        ]
+        assert keys.tolist() == want
+        assert np.diff(indptr).tolist() == [max(len(t) - k + 1, 0) for t in token_lists]
+
+
+@pytest.mark.parametrize("n_distinct", [1, 7, 1000, 50_000])
+def test_factorize_is_an_exact_numbering(n_distinct):
+    rng = np.random.default_rng(n_distinct)
+    distinct = rng.integers(0, 2**64 - 1, n_distinct, dtype=np.uint64, endpoint=True)
+    keys = distinct[rng.integers(0, n_distinct, 3 * n_distinct)]
+    codes, uniques = factorize(keys)
+    np.testing.assert_array_equal(uniques[codes], keys)
+    assert len(np.unique(uniques)) == len(uniques) == len(np.unique(keys))
+
+
+def test_factorize_with_colliding_low_bits_stays_exact():
+    # keys equal in their low 40 bits all start at one slot: probing resolves them
+    keys = (np.arange(300, dtype=np.uint64) << np.uint64(40)).repeat(3)
+    codes, uniques = factorize(keys)
+    np.testing.assert_array_equal(uniques[codes], keys)
+    assert len(uniques) == 300
+
+
+def test_factorize_empty():
+    codes, uniques = factorize(np.empty(0, dtype=np.uint64))
+    assert codes.shape == uniques.shape == (0,)
