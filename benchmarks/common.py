@@ -35,16 +35,56 @@ def machine() -> dict[str, object]:
     }
 
 
-def traced(fn: Callable[[], object]) -> tuple[object, float]:
-    """Run once under tracemalloc; return the result and the peak MiB allocated."""
+def _status_kib(field: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise KeyError(field)
+
+
+def peak_mib(fn: Callable[[], object]) -> float:
+    """Peak memory of one run of ``fn`` above what the process already holds, MiB.
+
+    On Linux: the kernel's peak-RSS counter is reset (``/proc/self/clear_refs``)
+    just before the run, so data loading does not count and the run itself is
+    not slowed; the peak minus the RSS at the start is reported.  Elsewhere,
+    tracemalloc's peak (much slower for pure-Python code).  Meant to run in a
+    fresh process per implementation (see :func:`peak_in_subprocess`).
+    """
     gc.collect()
-    tracemalloc.start()
     try:
-        out = fn()
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    return out, peak / 2**20
+        import ctypes
+
+        # hand freed heap pages back to the kernel, so that the run's own
+        # allocations show up as RSS growth instead of reusing them unseen
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        base = _status_kib("VmRSS")
+        fn()
+        return (_status_kib("VmHWM") - base) / 1024
+    except OSError:
+        tracemalloc.start()
+        try:
+            fn()
+            return tracemalloc.get_traced_memory()[1] / 2**20
+        finally:
+            tracemalloc.stop()
+
+
+def peak_in_subprocess(module: str, which: str, *args: str) -> float:
+    """Run ``python -m module --peak-only which *args`` and read the MiB it prints."""
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-m", module, "--peak-only", which, *args],
+        check=True, capture_output=True, text=True,
+    )
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 def timed(fn: Callable[[], object], repeat: int) -> list[float]:
