@@ -28,7 +28,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--ref-repeat", type=int, default=3, help="timed runs of pycocoevalcap")
     parser.add_argument("--images", type=int, default=None, help="first N images only")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory runs")
-    parser.add_argument("--peak-only", choices=["sparsecider", "pycocoevalcap"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--peak-only", choices=["sparsecider", "pycocoevalcap"], help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
 
     from pycocoevalcap.cider.cider import Cider

@@ -82,7 +82,9 @@ def peak_in_subprocess(module: str, which: str, *args: str) -> float:
 
     out = subprocess.run(
         [sys.executable, "-m", module, "--peak-only", which, *args],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return float(out.stdout.strip().splitlines()[-1])
 

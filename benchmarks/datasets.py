@@ -81,17 +81,18 @@ def _flickr_tokens() -> dict[str, str]:
     return out
 
 
-def flickr8k(kind: str) -> tuple[list[str], list[list[str]], list[float]]:
+def flickr8k(kind: str, raw: bool = False) -> tuple[list[str], list[list[str]], list[float]]:
     """Flickr8K human-judgment rows: (candidates, references, human scores).
 
     ``kind="expert"``: 16,992 rows (5,664 pairs x 3 experts), dropping rows
     whose candidate is one of the image's own references.
     ``kind="crowdflower"``: 47,830 rows (the file's references already
     exclude the image's own candidate).  Each row is its own document, as in
-    the public correlation scripts; captions are reference-tokenized.
+    the public correlation scripts; captions are reference-tokenized, or the
+    raw text (whitespace-normalised, as those scripts do) with ``raw=True``.
     """
     fname = {"expert": "flickr8k.json.gz", "crowdflower": "crowdflower_flickr8k.json.gz"}[kind]
-    tok = _flickr_tokens()
+    tok = {} if raw else _flickr_tokens()
     cands: list[str] = []
     refs: list[list[str]] = []
     human: list[float] = []
@@ -103,8 +104,8 @@ def flickr8k(kind: str) -> tuple[list[str], list[list[str]], list[float]]:
             cand = " ".join(row["caption"].split())
             if kind == "expert" and cand in gt:
                 continue
-            cands.append(tok[cand])
-            refs.append([tok[g] for g in gt])
+            cands.append(cand if raw else tok[cand])
+            refs.append(gt if raw else [tok[g] for g in gt])
             human.append(row["rating"])
     return cands, refs, human
 
@@ -129,3 +130,52 @@ def fifty_s(name: str) -> tuple[list[str], list[list[str]], list[str]]:
             refs.append(by_image[row["image_id"]])
             ids.append(row["image_id"])
     return cands, refs, ids
+
+
+def ptb_ground_truth() -> dict[str, tuple[list[str], list[str]]]:
+    """Raw captions and the reference tokenizer's output for them, per data set.
+
+    Each list is in file order, the order in which the reference pipeline
+    tokenized it as one sequence.
+    """
+    sets: dict[str, tuple[list[str], list[str]]] = {}
+    ann = _json(DATA / "coco" / "captions_val2014_reconstructed.json.gz")
+    ptb = _json(DATA / "coco" / "captions_val2014_reconstructed.ptb.json.gz")
+    sets["coco_val"] = (
+        [a["caption"] for a in ann["annotations"]],
+        [ptb[str(a["id"])] for a in ann["annotations"]],
+    )
+    tok = _json(DATA / "flickr8k" / "Flickr8k.token.ptb.json.gz")
+    with open(DATA / "flickr8k" / "Flickr8k.token.txt", encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f]
+    sets["flickr8k"] = ([c for _, c in rows], [tok[k] for k, _ in rows])
+    for name, raw, tokenized in [
+        ("pascal50s", "pascal50s/pascal50S.json.gz", "pascal50s/pascal50S.ptb.json.gz"),
+        ("pascal_candsB", "pascal50s/pascal_candsB.json", "pascal50s/pascal_candsB.ptb.json"),
+        ("pascal_candsC", "pascal50s/pascal_candsC.json", "pascal50s/pascal_candsC.ptb.json"),
+        ("abstract48s", "abstract50s/abstract48S.json.gz", "abstract50s/abstract48S.ptb.json.gz"),
+        (
+            "abstract_candsB",
+            "abstract50s/abstract_candsB.json",
+            "abstract50s/abstract_candsB.ptb.json",
+        ),
+        (
+            "abstract_candsC",
+            "abstract50s/abstract_candsC.json",
+            "abstract50s/abstract_candsC.ptb.json",
+        ),
+    ]:
+        x, y = _json(DATA / raw), _json(DATA / tokenized)
+        sets[name] = ([r["caption"] for r in x], [r["caption"] for r in y])
+    for name in ("clipscore", "pacscore"):
+        folder = DATA / "examples" / name
+        want = _json(folder / "examples.ptb.json")
+        refs = _json(folder / "refs.json")
+        sets[f"examples_{name}_refs"] = (
+            [c for v in refs.values() for c in v],
+            [c for v in want["refs"].values() for c in v],
+        )
+        for part in ("good", "bad"):
+            raw = _json(folder / f"{part}_captions.json")
+            sets[f"examples_{name}_{part}"] = (list(raw.values()), list(want[part].values()))
+    return sets

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .ptb import ptb_tokenize
 from .result import CiderResult
 from .scoring import cider, cider_d
 
-__all__ = ["CiderResult", "__version__", "cider", "cider_d"]
+__all__ = ["CiderResult", "__version__", "cider", "cider_d", "ptb_tokenize"]

@@ -15,9 +15,9 @@ __all__ = ["main"]
 
 
 def _demo(fmt: str) -> int:
-    _, candidates, references = load_demo(tokenized=True)
+    _, candidates, references = load_demo(tokenized=False)
     start = time.perf_counter()
-    result = cider_d(candidates, references, tokenizer="whitespace")
+    result = cider_d(candidates, references, tokenizer="ptb")
     seconds = time.perf_counter() - start
     if fmt == "json":
         print(
@@ -38,8 +38,8 @@ def _demo(fmt: str) -> int:
     else:
         print(f"{result.metric} = {result.score:.16g} | {result.signature}")
         print(
-            f"{result.n_images} COCO val 2014 images (coco-caption demo results, "
-            f"reference-tokenized) scored in {seconds * 1000:.1f} ms; "
+            f"{result.n_images} COCO val 2014 images (coco-caption demo results, raw text, "
+            f"PTB tokenization without Java) scored in {seconds * 1000:.1f} ms; "
             f"published: {PUBLISHED_CIDER_D!r}"
         )
     return 0

@@ -31,10 +31,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .coco import load_annotations, load_results
 from .inputs import describe_keys
+from .ptb import ptb_tokenize
 from .scoring import cider_d
 
-__all__ = ["Cider", "CiderD"]
+__all__ = ["COCOEvalCap", "Cider", "CiderD", "PTBTokenizer"]
 
 
 def _one_caption(value: object, where: str) -> str:
@@ -66,7 +68,10 @@ class Cider:
         self._sigma = sigma
 
     def _score(self, candidates, references) -> tuple[np.float64, np.ndarray]:
-        result = cider_d(candidates, references, n=self._n, sigma=self._sigma)
+        # like pycocoevalcap's scorer: the captions are already tokenized
+        result = cider_d(
+            candidates, references, n=self._n, sigma=self._sigma, tokenizer="whitespace"
+        )
         return np.float64(result.score), np.array(result.scores)
 
     def compute_score(self, gts: Mapping, res: Mapping) -> tuple[np.float64, np.ndarray]:
@@ -155,3 +160,106 @@ class CiderD(Cider):
             candidates.append(_one_caption(entry["caption"], f"res[{i}]['caption']"))
             references.append(gts[entry["image_id"]])
         return self._score(candidates, references)
+
+
+class PTBTokenizer:
+    """pycocoevalcap's ``PTBTokenizer``, without Java.
+
+    ``tokenize({image_id: [{"caption": str}, ...]})`` returns
+    ``{image_id: [tokenized str, ...]}``, all captions tokenized as one
+    sequence in input order, as the Java pipeline does (see
+    :func:`sparsecider.ptb_tokenize`).  Unlike the Java wrapper it never
+    shifts captions onto other images (line separators inside a caption are
+    read as spaces) and keeps images that have no caption (with an empty list).
+
+    Examples
+    --------
+    >>> PTBTokenizer().tokenize({1: [{"caption": "A dog's toy."}], 2: [{"caption": "Hi!"}]})
+    {1: ["a dog 's toy"], 2: ['hi']}
+    """
+
+    def tokenize(self, captions_for_image: Mapping) -> dict:
+        if not isinstance(captions_for_image, Mapping):
+            raise TypeError(
+                "captions_for_image must be a dict {image_id: [{'caption': str}, ...]}, "
+                f"got {type(captions_for_image).__name__}"
+            )
+        flat: list[str] = []
+        counts: list[int] = []
+        for key, entries in captions_for_image.items():
+            if not isinstance(entries, list):
+                raise TypeError(
+                    f"captions_for_image[{key!r}] must be a list of dicts, "
+                    f"got {type(entries).__name__}"
+                )
+            for j, entry in enumerate(entries):
+                if not isinstance(entry, Mapping) or not isinstance(entry.get("caption"), str):
+                    raise TypeError(
+                        f"captions_for_image[{key!r}][{j}] must be a dict with a string 'caption'"
+                    )
+                flat.append(entry["caption"])
+            counts.append(len(entries))
+        tokens = iter(ptb_tokenize(flat))
+        return {
+            key: [next(tokens) for _ in range(count)]
+            for key, count in zip(captions_for_image, counts, strict=True)
+        }
+
+
+class COCOEvalCap:
+    """pycocoevalcap's ``COCOEvalCap``, for the metric sparsecider computes: CIDEr.
+
+    Parameters
+    ----------
+    coco : pycocotools ``COCO``, path, or dict
+        The annotation file (references).
+    cocoRes : pycocotools ``COCO`` (from ``coco.loadRes``), path, or list
+        The results file (one caption per image).
+    verbose : bool, default True
+        Print progress as the reference does.
+
+    After :meth:`evaluate`: ``eval`` (``{"CIDEr": score}``), ``imgToEval``
+    (``{image_id: {"image_id": ..., "CIDEr": ...}}``), ``evalImgs`` (the same
+    dicts as a list), with ``params["image_id"]`` the evaluated images.  The
+    number is the reference's "CIDEr" (which is CIDEr-D), tokenized by
+    :class:`PTBTokenizer`; no Java is needed.
+
+    Examples
+    --------
+    >>> from sparsecider.demo import load_demo
+    >>> ids, cands, refs = load_demo(tokenized=False)
+    >>> anns = [{"image_id": i, "caption": r} for i, rs in zip(ids, refs) for r in rs]
+    >>> coco = {"images": [{"id": i} for i in ids], "annotations": anns}
+    >>> res = [{"image_id": i, "caption": c} for i, c in zip(ids, cands)]
+    >>> e = COCOEvalCap(coco, res, verbose=False)
+    >>> e.evaluate()
+    >>> e.eval["CIDEr"]
+    0.5997905185184199
+    """
+
+    def __init__(self, coco, cocoRes, verbose: bool = True) -> None:
+        self.coco = load_annotations(coco)
+        self.cocoRes = load_results(cocoRes, self.coco)
+        self.verbose = verbose
+        self.evalImgs: list[dict] = []
+        self.eval: dict[str, float] = {}
+        self.imgToEval: dict = {}
+        self.params = {"image_id": self.cocoRes.getImgIds()}
+
+    def evaluate(self) -> None:
+        gts = {i: self.coco.imgToAnns[i] for i in self.params["image_id"]}
+        res = {i: self.cocoRes.imgToAnns[i] for i in self.params["image_id"]}
+        if self.verbose:
+            print("tokenization...")
+        tokenizer = PTBTokenizer()
+        gts = tokenizer.tokenize(gts)
+        res = tokenizer.tokenize(res)
+        if self.verbose:
+            print("computing CIDEr score...")
+        score, scores = Cider().compute_score(gts, res)
+        self.eval["CIDEr"] = float(score)
+        for image_id, value in zip(gts, scores, strict=True):
+            self.imgToEval.setdefault(image_id, {"image_id": image_id})["CIDEr"] = float(value)
+        self.evalImgs = [self.imgToEval[i] for i in self.imgToEval]
+        if self.verbose:
+            print(f"CIDEr: {score:0.3f}")

@@ -143,7 +143,7 @@ def cider_d(
     n: int = 4,
     sigma: float = 6.0,
     df: str = "corpus",
-    tokenizer: TokenizerLike = "whitespace",
+    tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
 ) -> CiderResult:
     """CIDEr-D, exactly as pycocoevalcap's ``Cider`` class computes it.
@@ -165,9 +165,14 @@ def cider_d(
     df : {"corpus"}, default "corpus"
         Document frequencies from the references being scored (one document
         per image).
-    tokenizer : "whitespace" or callable, default "whitespace"
-        How captions are split into tokens.  ``"whitespace"`` (``str.split``)
-        reproduces pycocoevalcap on pre-tokenized captions.
+    tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
+        How captions become tokens.  ``"ptb"``: raw text through the
+        reference pipeline (pycocoevalcap's ``PTBTokenizer``, in pure Python:
+        see :func:`sparsecider.ptb_tokenize`); the references, flattened
+        image after image, are tokenized as one sequence and the candidates
+        as another, as ``COCOEvalCap`` does.  ``"whitespace"``: captions
+        already tokenized (``str.split``), as pycocoevalcap's scorer takes
+        them.  A callable maps the list of captions to a list of token lists.
     scale : float, default 10.0
         Final multiplier (pycocoevalcap uses 10).
 
@@ -194,13 +199,13 @@ def cider_d(
     --------
     >>> import sparsecider
     >>> r = sparsecider.cider_d(
-    ...     ["a dog runs on the grass", "a red bus"],
-    ...     [["a dog running on grass", "the dog runs"], ["a red bus on the road"]],
+    ...     ["A dog runs on the grass.", "A red bus."],
+    ...     [["A dog running on grass.", "The dog runs!"], ["A red bus on the road."]],
     ... )
     >>> round(r.score, 4), r.scores.shape, r.per_order.shape
     (3.3234, (2,), (2, 4))
     >>> r.signature
-    'CIDEr-D|n:4|sigma:6|df:corpus|tok:whitespace|version:0.1.0'
+    'CIDEr-D|n:4|sigma:6|df:corpus|tok:ptb|version:0.1.0'
     """
     _check_number("n", n, integer=True)
     _check_number("sigma", sigma)
@@ -219,7 +224,7 @@ def cider(
     *,
     n: int = 4,
     df: str = "corpus",
-    tokenizer: TokenizerLike = "whitespace",
+    tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
 ) -> CiderResult:
     """Plain CIDEr: as :func:`cider_d` without clipping and without the length penalty.
@@ -233,7 +238,7 @@ def cider(
     >>> import sparsecider
     >>> r = sparsecider.cider(["a dog runs", "a red bus"], [["a dog runs fast"], ["a bus"]])
     >>> r.signature
-    'CIDEr|n:4|df:corpus|tok:whitespace|version:0.1.0'
+    'CIDEr|n:4|df:corpus|tok:ptb|version:0.1.0'
     """
     _check_number("n", n, integer=True)
     _check_number("scale", scale)

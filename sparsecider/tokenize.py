@@ -6,6 +6,10 @@ no Python object per token.
 
 Tokenizers:
 
+``"ptb"`` (the default of the scoring functions)
+    The reference captioning pipeline: pycocoevalcap's ``PTBTokenizer``
+    (Stanford CoreNLP 3.4.1, lower-cased, punctuation removed), reproduced
+    in pure Python by :func:`sparsecider.ptb_tokenize`.  Use it on raw text.
 ``"whitespace"``
     Split on runs of whitespace exactly like ``str.split()`` (the same set of
     Unicode whitespace characters).  pycocoevalcap's scorer does this to its
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .hashing import hash_code_point_tokens
+from .ptb import ptb_tokenize
 
 __all__ = [
     "TokenizerLike",
@@ -36,7 +41,7 @@ __all__ = [
 
 TokenizerLike = str | Callable[[list[str]], Sequence[Sequence[str]]]
 
-_BUILTIN = ("whitespace",)
+_BUILTIN = ("ptb", "whitespace")
 
 # Code points for which str.isspace() is true all lie below U+3001.
 _SPACE_LIMIT = 0x3001
@@ -90,12 +95,13 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
 def resolve_tokenizer(
     tokenizer: TokenizerLike,
 ) -> Callable[[list[str]], Sequence[Sequence[str]]] | None:
-    """Check a tokenizer argument; return the callable (None for "whitespace")."""
+    """Check a tokenizer argument; return the callable (None for the built-ins)."""
     if isinstance(tokenizer, str):
-        if tokenizer == "whitespace":
+        if tokenizer in _BUILTIN:
             return None
         raise ValueError(
-            f"tokenizer={tokenizer!r} is not known; use one of {list(_BUILTIN)} "
+            f"tokenizer={tokenizer!r} is not known; use 'ptb' (raw text, as pycocoevalcap), "
+            "'whitespace' (already tokenized text), "
             "or a callable mapping a list of captions to a list of token lists"
         )
     if callable(tokenizer):
@@ -123,6 +129,9 @@ def tokenize(captions: list[str], tokenizer: TokenizerLike = "whitespace") -> To
         something other than lists of non-empty, whitespace-free strings.
     """
     fn = resolve_tokenizer(tokenizer)
+    if tokenizer == "ptb":
+        # the PTB pipeline's output is space-joined tokens, split as the scorer does
+        return split_whitespace(ptb_tokenize(captions))
     if fn is None:
         return split_whitespace(captions)
     token_lists = fn(captions)

@@ -23,7 +23,7 @@ def test_demo_text_as_a_module():
     )
     assert run.stdout.startswith(
         "CIDEr-D = 0.5997905185184199 | "
-        f"CIDEr-D|n:4|sigma:6|df:corpus|tok:whitespace|version:{sparsecider.__version__}"
+        f"CIDEr-D|n:4|sigma:6|df:corpus|tok:ptb|version:{sparsecider.__version__}"
     )
 
 

@@ -43,7 +43,7 @@ def corpora(draw):
 def _score(fn, cands, refs, **kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # single-image corpora warn
-        return fn(cands, refs, **kw)
+        return fn(cands, refs, tokenizer="whitespace", **kw)
 
 
 @settings(max_examples=200, deadline=None)

@@ -51,10 +51,21 @@ def test_coco_val_every_caption(coco):
     cands, refs = coco
     assert len(cands) == 40504 and sum(map(len, refs)) == 202654
     want = reference_scores("coco_val", cands, refs)
-    got = sparsecider.cider_d(cands, refs)
+    got = sparsecider.cider_d(cands, refs, tokenizer="whitespace")
     assert got.scores.shape == want.shape
     assert np.abs(got.scores - want).max() <= TOL
     assert abs(got.score - want.mean()) <= TOL
+
+
+def test_coco_val_from_raw_text(shared_data, coco):
+    """Raw captions through sparsecider's own PTB tokenizer give the reference's
+    numbers: pycocoevalcap's Cider on the Java tokenizer's output (the shared
+    references and the candidate fixture were tokenized in this same order)."""
+    raw_cands, raw_refs = shared_data.coco_val_raw()
+    got = sparsecider.cider_d(raw_cands, raw_refs, tokenizer="ptb")
+    want = reference_scores("coco_val", *coco)
+    assert np.abs(got.scores - want).max() <= TOL
+    assert got.ids == tuple(raw_refs)
 
 
 def test_coco_val_through_compat_dicts(shared_data, coco):
@@ -74,7 +85,9 @@ def test_coco_val_through_compat_dicts(shared_data, coco):
 def test_coco_fakecap_published_number(shared_data):
     cands, refs = shared_data.coco_fakecap()
     order = list(refs)
-    got = sparsecider.cider_d([cands[k] for k in order], [refs[k] for k in order])
+    got = sparsecider.cider_d(
+        [cands[k] for k in order], [refs[k] for k in order], tokenizer="whitespace"
+    )
     # coco-caption's demo notebook prints CIDEr 0.600; full precision from data/README.md
     assert abs(got.score - 0.5997905185184199) <= TOL
     assert round(got.score, 3) == 0.600
@@ -88,7 +101,7 @@ def test_coco_fakecap_published_number(shared_data):
 )
 def test_flickr8k_human_correlation(shared_data, kind, tau_b, tau_c):
     cands, refs, human = shared_data.flickr8k(kind)
-    got = sparsecider.cider_d(cands, refs)
+    got = sparsecider.cider_d(cands, refs, tokenizer="whitespace")
     want = reference_scores(f"flickr8k_{kind}", cands, refs)
     assert np.abs(got.scores - want).max() <= TOL
     # published Kendall taus (data/README.md), x100, to three decimals
@@ -97,10 +110,22 @@ def test_flickr8k_human_correlation(shared_data, kind, tau_b, tau_c):
     assert (round(b, 3), round(c, 3)) == (tau_b, tau_c)
 
 
+@pytest.mark.parametrize(
+    ("kind", "tau_b", "tau_c"),
+    [("expert", 43.602, 43.891), ("crowdflower", 24.619, 12.724)],
+)
+def test_flickr8k_published_taus_from_raw_text(shared_data, kind, tau_b, tau_c):
+    cands, refs, human = shared_data.flickr8k(kind, raw=True)
+    scores = sparsecider.cider_d(cands, refs).scores  # default tokenizer: "ptb", no Java
+    b = scipy.stats.kendalltau(scores, human, variant="b").statistic * 100
+    c = scipy.stats.kendalltau(scores, human, variant="c").statistic * 100
+    assert (round(b, 3), round(c, 3)) == (tau_b, tau_c)
+
+
 @pytest.mark.parametrize("name", ["pascal", "abstract"])
 def test_fifty_s_every_candidate(shared_data, name):
     cands, refs, _ = shared_data.fifty_s(name)
-    got = sparsecider.cider_d(cands, refs)
+    got = sparsecider.cider_d(cands, refs, tokenizer="whitespace")
     want = reference_scores(f"{name}50s", cands, refs)
     assert got.scores.shape == (len(cands),)
     assert np.abs(got.scores - want).max() <= TOL
@@ -119,13 +144,13 @@ def test_nested_candidates_against_reference_run_per_slot(shared_data):
     order = list(by_image)
     assert len(order) == 200 and {len(v) for v in by_image.values()} == {4}
     ref_list = [image_refs[i] for i in order]
-    nested = sparsecider.cider_d([by_image[i] for i in order], ref_list)
+    nested = sparsecider.cider_d([by_image[i] for i in order], ref_list, tokenizer="whitespace")
     assert nested.scores.shape == (800,)
     for slot in range(4):
         cand_slot = [by_image[i][slot] for i in order]
         if ReferenceCider is None:
             # without the reference, compare with the single-candidate path
-            want = sparsecider.cider_d(cand_slot, ref_list).scores
+            want = sparsecider.cider_d(cand_slot, ref_list, tokenizer="whitespace").scores
         else:
             gts = {i: list(r) for i, r in enumerate(ref_list)}
             want = ReferenceCider().compute_score(gts, {i: [c] for i, c in enumerate(cand_slot)})[1]
@@ -150,6 +175,6 @@ def test_plain_cider_against_the_authors_scorer(shared_data, name):
     else:
         cands, refs, _ = shared_data.fifty_s("abstract")
     want = np.load(FIXTURES / "plain_cider_reference_scores.npz")[name]
-    got = sparsecider.cider(cands, refs)
+    got = sparsecider.cider(cands, refs, tokenizer="whitespace")
     assert got.scores.shape == want.shape
     assert np.abs(got.scores - want).max() <= TOL
