@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.extmath import row_norms
 
 __all__ = ["candidate_reference_pairs", "length_penalty", "pair_similarity"]
 
@@ -41,6 +40,13 @@ def candidate_reference_pairs(candidate_image: np.ndarray, reference_offsets: np
 def length_penalty(delta: np.ndarray, sigma: float) -> np.ndarray:
     """Gaussian length penalty ``exp(-delta**2 / (2 sigma**2))`` (CIDEr-D)."""
     return np.exp(-(delta.astype(np.float64) ** 2) / (2.0 * sigma**2))
+
+
+def row_norms(matrix: sp.csr_matrix) -> np.ndarray:
+    """Euclidean norm of each row of a CSR matrix, shape (n_rows,)."""
+    squares = matrix.copy()
+    squares.data **= 2
+    return np.sqrt(np.asarray(squares.sum(axis=1)).ravel())
 
 
 def _take_rows(matrix: sp.csr_matrix, rows: np.ndarray) -> sp.csr_matrix:

@@ -34,9 +34,14 @@ fast path proven equal to it.
 
 from __future__ import annotations
 
+import functools
 import re
+import re._constants as _sre_constants  # the parse tree's opcodes, for _first_chars
+import re._parser as _sre_parser
 import unicodedata
 from collections.abc import Callable
+
+import numpy as np
 
 __all__ = ["from_utf16_units", "lex", "to_utf16_units"]
 
@@ -431,10 +436,94 @@ _RULES: list[tuple[str, str | None, object, int]] = [
     (r"[^\n]", None, _SKIP, 0),  # untokenizable: deleted (the reference logs a warning)
 ]
 
-_COMPILED = [
-    (re.compile(f"({tok})" + (f"(?:{ctx})" if ctx else "")), action, pushback)
-    for tok, ctx, action, pushback in _RULES
-]
+
+@functools.cache
+def _compiled_rules() -> tuple[list[tuple[re.Pattern, object, int]], np.ndarray]:
+    """The compiled rules and, per UTF-16 code unit, which rules can start there.
+
+    Built on first use (compiling the rules takes a few hundred ms).  Row c
+    of the dispatch table lists the rules whose first character can be c
+    (from each pattern's parse tree, see :func:`_first_chars`); the lexer
+    tries only those, in rule order.
+    """
+    compiled = []
+    first = np.zeros((len(_RULES), 0x10000), dtype=bool)
+    for r, (tok, ctx, action, pushback) in enumerate(_RULES):
+        pattern = f"({tok})" + (f"(?:{ctx})" if ctx else "")
+        compiled.append((re.compile(pattern), action, pushback))
+        first[r] = _first_chars(pattern)
+    return compiled, first
+
+
+@functools.cache
+def _rules_for(unit: int) -> tuple[tuple[re.Pattern, object, int], ...]:
+    compiled, first = _compiled_rules()
+    return tuple(compiled[r] for r in np.flatnonzero(first[:, unit]))
+
+
+def _first_chars(pattern: str) -> np.ndarray:
+    """Which BMP code units can begin a match of ``pattern`` (a superset).
+
+    Walks the parse tree of Python's regex compiler; anything it does not
+    model (or a pattern that can match the empty string) yields "any".
+    """
+    everything = np.ones(0x10000, dtype=bool)
+    try:
+        tree = _sre_parser.parse(pattern)
+    except Exception:  # pragma: no cover - a parser change: be conservative
+        return everything
+    chars, nullable = _first_of_sequence(tree)
+    return everything if nullable else chars
+
+
+def _first_of_sequence(items) -> tuple[np.ndarray, bool]:
+    acc = np.zeros(0x10000, dtype=bool)
+    for op, av in items:
+        chars, nullable = _first_of_item(op, av)
+        acc |= chars
+        if not nullable:
+            return acc, False
+    return acc, True
+
+
+def _first_of_item(op, av) -> tuple[np.ndarray, bool]:
+    c = _sre_constants
+    out = np.zeros(0x10000, dtype=bool)
+    if op is c.LITERAL:
+        if av < 0x10000:
+            out[av] = True
+        return out, False
+    if op is c.IN:
+        negate = False
+        for sub_op, sub_av in av:
+            if sub_op is c.NEGATE:
+                negate = True
+            elif sub_op is c.LITERAL:
+                if sub_av < 0x10000:
+                    out[sub_av] = True
+            elif sub_op is c.RANGE:
+                out[sub_av[0] : min(sub_av[1], 0xFFFF) + 1] = True
+            else:  # categories and the like: anything
+                out[:] = True
+        return (~out if negate else out), False
+    if op is c.BRANCH:
+        nullable = False
+        for branch in av[1]:
+            chars, n = _first_of_sequence(branch)
+            out |= chars
+            nullable |= n
+        return out, nullable
+    if op is c.SUBPATTERN:
+        return _first_of_sequence(av[-1])
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+        chars, nullable = _first_of_sequence(av[2])
+        return chars, nullable or av[0] == 0
+    if op is c.ATOMIC_GROUP:
+        return _first_of_sequence(av)
+    if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+        return out, True
+    out[:] = True  # NOT_LITERAL, ANY, GROUPREF, ...: anything
+    return out, False
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -492,7 +581,7 @@ def lex(text: str, start: int = 0, end: int | None = None) -> list:
             continue
         best_len = -1
         best = None
-        for pattern, action, pushback in _COMPILED:
+        for pattern, action, pushback in _rules_for(ord(text[pos])):
             m = pattern.match(text, pos)
             if m is not None and m.end() - pos > best_len:
                 best_len = m.end() - pos

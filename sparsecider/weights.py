@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.sparsefuncs import inplace_csr_column_scale
 
 __all__ = ["apply_idf", "idf"]
 
@@ -23,5 +22,5 @@ def apply_idf(counts: sp.csr_matrix, weights: np.ndarray) -> sp.csr_matrix:
 
     The tf is the raw count, not divided by length (as pycocoevalcap).
     """
-    inplace_csr_column_scale(counts, weights)
+    counts.data *= weights[counts.indices]
     return counts

@@ -86,6 +86,14 @@ def test_fast_path_equals_exact_lexer_on_random_captions(captions):
     assert ptb_tokenize(captions) == _exact_tokenize(captions)
 
 
+def test_end_of_input():
+    # verified on the jar: with nothing after it, a two-letter clitic loses
+    # to the quote rule ("they ` re"); with a following caption it does not
+    assert ptb_tokenize(["they're"]) == ["they re"]
+    assert ptb_tokenize(["they're", "ok"]) == ["they 're", "ok"]
+    assert ptb_tokenize(["it's"]) == ["it 's"]
+
+
 def test_lookahead_across_captions():
     # SPEC section 4: a caption-final "K." depends on how the next caption begins
     assert ptb_tokenize(["A sign that reads K.", "A dog runs."])[0] == "a sign that reads k"
@@ -165,7 +173,8 @@ def test_cocoevalcap_from_raw_coco_files_without_java(shared_data, tmp_path):
         "from sparsecider.compat import COCOEvalCap\n"
         "e = COCOEvalCap(sys.argv[1], sys.argv[2], verbose=False)\n"
         "e.evaluate()\n"
-        "print(repr(e.eval['CIDEr']), len(e.imgToEval), len(e.evalImgs), len(e.params['image_id']))\n"
+        "print(repr(e.eval['CIDEr']), len(e.imgToEval), len(e.evalImgs),"
+        " len(e.params['image_id']))\n"
     )
     coco = shared_data.DATA / "coco"
     env = {**os.environ, "PATH": str(Path(sys.executable).parent)}
