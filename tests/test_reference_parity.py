@@ -26,12 +26,19 @@ FIXTURES = Path(__file__).parent / "fixtures"
 TOL = 1e-12
 
 
+_computed: dict[str, np.ndarray] = {}
+
+
 def reference_scores(name: str, candidates: list[str], references: list[list[str]]) -> np.ndarray:
+    """pycocoevalcap's per-caption scores for a named input (computed once per session)."""
     if ReferenceCider is None:
         return np.load(FIXTURES / "reference_scores.npz")[name]
+    if name in _computed:
+        return _computed[name]
     gts = {i: list(r) for i, r in enumerate(references)}
     res = {i: [c] for i, c in enumerate(candidates)}
-    return ReferenceCider().compute_score(gts, res)[1]
+    _computed[name] = ReferenceCider().compute_score(gts, res)[1]
+    return _computed[name]
 
 
 def test_reference_is_live_in_ci():
