@@ -18,8 +18,9 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .frequencies import DocumentFrequencies
 from .ptb import ptb_tokenize
 from .result import CiderResult
 from .scoring import cider, cider_d
 
-__all__ = ["CiderResult", "__version__", "cider", "cider_d", "ptb_tokenize"]
+__all__ = ["CiderResult", "DocumentFrequencies", "__version__", "cider", "cider_d", "ptb_tokenize"]

@@ -21,12 +21,13 @@ import numpy as np
 
 from . import __version__
 from .docfreq import image_document_frequency
+from .frequencies import DocumentFrequencies
 from .hashing import ngram_keys
 from .inputs import Corpus, as_corpus
 from .ngrams import columns_for_keys, count_matrix
 from .pairs import candidate_reference_pairs, length_penalty, pair_similarity
 from .result import CiderResult, make_signature
-from .tokenize import TokenizerLike, resolve_tokenizer, tokenize, tokenizer_name
+from .tokenize import TokenizerLike, Tokens, resolve_tokenizer, tokenize, tokenizer_name
 from .weights import apply_idf, idf
 
 __all__ = ["cider", "cider_d", "score_corpus"]
@@ -48,51 +49,47 @@ def _check_number(
         raise ValueError(f"{name} must be a finite number > 0, got {value}")
 
 
-def _check_df(df: object) -> None:
+def check_df(df: object, n: int) -> DocumentFrequencies | None:
+    """``None`` for corpus mode, the object for precomputed frequencies; else raise."""
+    if isinstance(df, DocumentFrequencies):
+        if df.n < n:
+            raise ValueError(f"df was fitted for n={df.n}; it cannot score n={n}")
+        return df
     if isinstance(df, str) and df == "corpus":
-        return
+        return None
     raise ValueError(
-        f"df={df!r} is not supported; use df='corpus' (document frequencies from the "
-        "references being scored)"
+        f"df={df!r:.60} is not supported; use df='corpus' (document frequencies from the "
+        "references being scored) or a sparsecider.DocumentFrequencies (load one with "
+        "DocumentFrequencies.load, or import a legacy pickle with DocumentFrequencies.from_pickle)"
     )
 
 
-def score_corpus(
-    corpus: Corpus,
+def score_tokens(
+    ref_tokens: Tokens,
+    cand_tokens: Tokens,
+    candidate_image: np.ndarray,
+    reference_offsets: np.ndarray,
     *,
     n: int,
     sigma: float | None,
-    tokenizer: TokenizerLike,
+    df: DocumentFrequencies | None,
     scale: float,
-) -> CiderResult:
-    """Score a validated corpus.  ``sigma=None`` means plain CIDEr (no clip,
-    no length penalty); otherwise CIDEr-D with that sigma."""
-    ref_tokens = tokenize(corpus.references, tokenizer)
-    if ref_tokens.hashes.shape[0] == 0:
-        raise ValueError(
-            "every reference is empty after tokenization: with no reference words there "
-            "is nothing to score against (pycocoevalcap fails here with "
-            "'max() arg is an empty sequence')"
-        )
-    cand_tokens = tokenize(corpus.candidates, tokenizer)
-    n_images = corpus.n_images
-    if n_images == 1:
-        warnings.warn(
-            "scoring a single image with df='corpus' gives 0: every n-gram of its "
-            "references occurs in all (1) images, so every idf is log(1) - log(1) = 0. "
-            "Use document frequencies from a larger corpus to score few images.",
-            UserWarning,
-            stacklevel=3,
-        )
+) -> np.ndarray:
+    """Per-order values (n_candidates, n) for tokenized, aligned inputs.
+
+    ``sigma=None`` means plain CIDEr (no clip, no length penalty), otherwise
+    CIDEr-D.  ``df=None`` counts document frequencies over these references
+    (one document per image); otherwise they come from ``df``.
+    """
+    n_images = reference_offsets.shape[0] - 1
     clip = sigma is not None
-    pair_c, pair_r = candidate_reference_pairs(corpus.candidate_image, corpus.reference_offsets)
+    pair_c, pair_r = candidate_reference_pairs(candidate_image, reference_offsets)
     if clip:
         # pycocoevalcap's "length" is the bigram count: words - 1, or 0 when empty
         cand_len = np.maximum(cand_tokens.lengths - 1, 0)
         ref_len = np.maximum(ref_tokens.lengths - 1, 0)
         penalty = length_penalty(cand_len[pair_c] - ref_len[pair_r], sigma)
-
-    n_cands = len(corpus.candidates)
+    n_cands = candidate_image.shape[0]
     per_order = np.empty((n_cands, n), dtype=np.float64)
     orders = zip(
         ngram_keys(ref_tokens.hashes, ref_tokens.lengths, n),
@@ -103,7 +100,10 @@ def score_corpus(
         column_keys, (ref_cols, cand_cols) = columns_for_keys(ref_keys, cand_keys)
         refs = count_matrix(ref_cols, ref_ptr, column_keys.shape[0])
         cands = count_matrix(cand_cols, cand_ptr, column_keys.shape[0])
-        weights = idf(image_document_frequency(refs, corpus.reference_offsets), n_images)
+        if df is None:
+            weights = idf(image_document_frequency(refs, reference_offsets), n_images)
+        else:
+            weights = idf(df.lookup(column_keys, k + 1), df.n_images)
         apply_idf(refs, weights)
         apply_idf(cands, weights)
         values = pair_similarity(cands, refs, pair_c, pair_r, clip=clip)
@@ -111,16 +111,32 @@ def score_corpus(
             values *= penalty
         per_order[:, k] = np.bincount(pair_c, weights=values, minlength=n_cands)
     # mean over references, then the reference's x10
-    per_order /= np.diff(corpus.reference_offsets)[corpus.candidate_image][:, None]
+    per_order /= np.diff(reference_offsets)[candidate_image][:, None]
     per_order *= scale
+    return per_order
+
+
+def make_result(
+    per_order: np.ndarray,
+    *,
+    n: int,
+    sigma: float | None,
+    df: DocumentFrequencies | None,
+    tokenizer: str,
+    scale: float,
+    n_images: int,
+    candidate_image: np.ndarray,
+    ids: tuple | None,
+) -> CiderResult:
+    """Wrap per-order values into a :class:`CiderResult` with its signature."""
     scores = per_order.mean(axis=1)
-    metric = "CIDEr-D" if clip else "CIDEr"
+    metric = "CIDEr-D" if sigma is not None else "CIDEr"
     signature = make_signature(
         metric,
         n=n,
         sigma=sigma,
-        df="corpus",
-        tokenizer=tokenizer_name(tokenizer),
+        df="corpus" if df is None else df.describe(),
+        tokenizer=tokenizer,
         scale=scale,
         version=__version__,
     )
@@ -130,10 +146,51 @@ def score_corpus(
         per_order=per_order,
         signature=signature,
         n_images=n_images,
-        image_index=corpus.candidate_image,
-        ids=corpus.ids,
+        image_index=candidate_image,
+        ids=ids,
         metric=metric,
     )
+
+
+def warn_single_image(n_images: int, df: DocumentFrequencies | None) -> None:
+    if n_images == 1 and df is None:
+        warnings.warn(
+            "scoring a single image with df='corpus' gives 0: every n-gram of its "
+            "references occurs in all (1) images, so every idf is log(1) - log(1) = 0. "
+            "Use document frequencies from a larger corpus (df=DocumentFrequencies) "
+            "to score few images.",
+            UserWarning,
+            stacklevel=4,
+        )
+
+
+def score_corpus(
+    corpus: Corpus,
+    *,
+    n: int,
+    sigma: float | None,
+    tokenizer: TokenizerLike,
+    scale: float,
+    df: DocumentFrequencies | None = None,
+) -> CiderResult:
+    """Score a validated corpus (see :func:`score_tokens`)."""
+    ref_tokens = tokenize(corpus.references, tokenizer)
+    if ref_tokens.hashes.shape[0] == 0 and df is None:
+        raise ValueError(
+            "every reference is empty after tokenization: with no reference words there "
+            "is nothing to score against (pycocoevalcap fails here with "
+            "'max() arg is an empty sequence')"
+        )
+    cand_tokens = tokenize(corpus.candidates, tokenizer)
+    warn_single_image(corpus.n_images, df)
+    per_order = score_tokens(
+        ref_tokens, cand_tokens, corpus.candidate_image, corpus.reference_offsets,
+        n=n, sigma=sigma, df=df, scale=scale,
+    )  # fmt: skip
+    return make_result(
+        per_order, n=n, sigma=sigma, df=df, tokenizer=tokenizer_name(tokenizer), scale=scale,
+        n_images=corpus.n_images, candidate_image=corpus.candidate_image, ids=corpus.ids,
+    )  # fmt: skip
 
 
 def cider_d(
@@ -142,7 +199,7 @@ def cider_d(
     *,
     n: int = 4,
     sigma: float = 6.0,
-    df: str = "corpus",
+    df: str | DocumentFrequencies = "corpus",
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
 ) -> CiderResult:
@@ -162,9 +219,12 @@ def cider_d(
         Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
         Width of the Gaussian length penalty.
-    df : {"corpus"}, default "corpus"
-        Document frequencies from the references being scored (one document
-        per image).
+    df : "corpus" or DocumentFrequencies, default "corpus"
+        ``"corpus"``: document frequencies from the references being scored
+        (one document per image).  A :class:`DocumentFrequencies` fitted on
+        another corpus (e.g. the training captions for RL rewards, or COCO val
+        to score a handful of images): each image then scores exactly as it
+        would inside that corpus.
     tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
         How captions become tokens.  ``"ptb"``: raw text through the
         reference pipeline (pycocoevalcap's ``PTBTokenizer``, in pure Python:
@@ -210,11 +270,16 @@ def cider_d(
     _check_number("n", n, integer=True)
     _check_number("sigma", sigma)
     _check_number("scale", scale)
-    _check_df(df)
+    frequencies = check_df(df, int(n))
     resolve_tokenizer(tokenizer)
     corpus = as_corpus(candidates, references)
     return score_corpus(
-        corpus, n=int(n), sigma=float(sigma), tokenizer=tokenizer, scale=float(scale)
+        corpus,
+        n=int(n),
+        sigma=float(sigma),
+        tokenizer=tokenizer,
+        scale=float(scale),
+        df=frequencies,
     )
 
 
@@ -223,7 +288,7 @@ def cider(
     references: References,
     *,
     n: int = 4,
-    df: str = "corpus",
+    df: str | DocumentFrequencies = "corpus",
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
 ) -> CiderResult:
@@ -242,7 +307,9 @@ def cider(
     """
     _check_number("n", n, integer=True)
     _check_number("scale", scale)
-    _check_df(df)
+    frequencies = check_df(df, int(n))
     resolve_tokenizer(tokenizer)
     corpus = as_corpus(candidates, references)
-    return score_corpus(corpus, n=int(n), sigma=None, tokenizer=tokenizer, scale=float(scale))
+    return score_corpus(
+        corpus, n=int(n), sigma=None, tokenizer=tokenizer, scale=float(scale), df=frequencies
+    )

@@ -1,0 +1,407 @@
+"""``DocumentFrequencies``: n-gram document frequencies as an immutable value.
+
+Fitted once (from the references of a corpus, or read from a legacy pickle),
+then used to score any number of images: a single image, RL reward batches,
+shards of a corpus.  Two fitted on disjoint sets of images add up to the one
+fitted on their union, which is what makes sharded and distributed fitting
+trivial.
+
+File format (``save`` / ``load``), version 1: an uncompressed NumPy ``.npz``
+archive, read with ``allow_pickle=False``, holding
+
+- ``metadata``: UTF-8 JSON (as a uint8 array) with ``format``
+  (``"sparsecider.DocumentFrequencies"``), ``format_version`` (1), ``n``,
+  ``n_images``, ``tokenizer``, ``hashing`` (the n-gram key scheme, see
+  :mod:`sparsecider.hashing`), ``library_version`` and ``source``;
+- for each order k = 1..n, ``keys_k`` (uint64, strictly increasing n-gram
+  keys) and ``counts_k`` (uint32, the number of images whose references
+  contain the n-gram, 1 <= count <= n_images).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .docfreq import image_document_frequency
+from .hashing import SCHEME, ngram_keys
+from .inputs import check_references
+from .ngrams import columns_for_keys, count_matrix
+from .tokenize import TokenizerLike, Tokens, tokenize, tokenizer_name
+
+__all__ = ["DocumentFrequencies"]
+
+_FORMAT = "sparsecider.DocumentFrequencies"
+_FORMAT_VERSION = 1
+
+
+class DocumentFrequencies:
+    """Per-order n-gram document frequencies over a fixed set of images.
+
+    Build with :meth:`from_references`, :meth:`load` or :meth:`from_pickle`;
+    instances never change (lookups do not insert anything, unlike the
+    reference's ``defaultdict``), so one can be shared between threads.
+
+    Attributes
+    ----------
+    n : int
+        Highest n-gram order.
+    n_images : int
+        Number of images (documents) the frequencies were counted over.
+    tokenizer : str
+        Name of the tokenizer the references went through.
+
+    Examples
+    --------
+    >>> import sparsecider
+    >>> refs = [["a dog runs", "the dog runs"], ["a red bus"], ["a bus stops"]]
+    >>> df = sparsecider.DocumentFrequencies.from_references(refs)
+    >>> df.n_images, df.n, len(df)
+    (3, 4, 18)
+    >>> # one image scored with these frequencies gets its in-corpus score
+    >>> one = sparsecider.cider_d(["a red bus"], [["a red bus"]], df=df).score
+    >>> full = sparsecider.cider_d(["a dog", "a red bus", "a bus"], refs).scores[1]
+    >>> bool(abs(one - full) < 1e-12)
+    True
+    """
+
+    __slots__ = ("_counts", "_digest", "_keys", "n", "n_images", "source", "tokenizer")
+
+    def __init__(
+        self,
+        keys: Sequence[np.ndarray],
+        counts: Sequence[np.ndarray],
+        *,
+        n_images: int,
+        tokenizer: str,
+        source: str = "",
+    ) -> None:
+        if len(keys) != len(counts) or not keys:
+            raise ValueError("keys and counts must be given for each order 1..n")
+        if isinstance(n_images, bool) or not isinstance(n_images, int | np.integer) or n_images < 1:
+            raise ValueError(f"n_images must be a positive integer, got {n_images!r}")
+        frozen_keys, frozen_counts = [], []
+        for k, (key, count) in enumerate(zip(keys, counts, strict=True), start=1):
+            key = np.ascontiguousarray(key, dtype=np.uint64)
+            count = np.ascontiguousarray(count, dtype=np.uint32)
+            if key.ndim != 1 or key.shape != count.shape:
+                raise ValueError(f"order {k}: keys and counts must be 1-D arrays of one length")
+            if key.size and not (np.diff(key) > 0).all():
+                raise ValueError(f"order {k}: keys must be strictly increasing")
+            if count.size and (count.min() < 1 or count.max() > n_images):
+                raise ValueError(f"order {k}: counts must lie in 1..n_images={n_images}")
+            key.setflags(write=False)
+            count.setflags(write=False)
+            frozen_keys.append(key)
+            frozen_counts.append(count)
+        object.__setattr__(self, "_keys", tuple(frozen_keys))
+        object.__setattr__(self, "_counts", tuple(frozen_counts))
+        object.__setattr__(self, "n", len(frozen_keys))
+        object.__setattr__(self, "n_images", int(n_images))
+        object.__setattr__(self, "tokenizer", str(tokenizer))
+        object.__setattr__(self, "source", str(source))
+        object.__setattr__(self, "_digest", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("DocumentFrequencies is immutable")
+
+    # ---- construction ------------------------------------------------------
+
+    @classmethod
+    def from_references(
+        cls,
+        references: Sequence[Sequence[str]],
+        *,
+        n: int = 4,
+        tokenizer: TokenizerLike = "ptb",
+    ) -> DocumentFrequencies:
+        """Count, for every n-gram, the images with at least one reference containing it.
+
+        Parameters
+        ----------
+        references : list of list of str, or dict
+            The reference captions of each image (one entry per image).
+        n : int, default 4
+        tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
+            As in :func:`sparsecider.cider_d`; all references are tokenized
+            as one sequence, image after image.
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"n must be an integer >= 1, got {n!r}")
+        ref_lists, _ = check_references(references)
+        flat = [r for refs in ref_lists for r in refs]
+        offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
+        np.cumsum([len(r) for r in ref_lists], out=offsets[1:])
+        return cls.from_tokens(
+            tokenize(flat, tokenizer), offsets, n=n, tokenizer=tokenizer_name(tokenizer)
+        )
+
+    @classmethod
+    def from_tokens(
+        cls, tokens: Tokens, reference_offsets: np.ndarray, *, n: int, tokenizer: str
+    ) -> DocumentFrequencies:
+        """From tokenized references grouped by image (``reference_offsets``)."""
+        n_images = int(reference_offsets.shape[0] - 1)
+        if n_images < 1:
+            raise ValueError("references is empty: document frequencies need at least one image")
+        keys, counts = [], []
+        for order_keys, indptr in ngram_keys(tokens.hashes, tokens.lengths, n):
+            column_keys, (cols,) = columns_for_keys(order_keys)
+            matrix = count_matrix(cols, indptr, column_keys.shape[0])
+            df = image_document_frequency(matrix, reference_offsets)
+            order = np.argsort(column_keys)
+            keys.append(column_keys[order])
+            counts.append(df[order])
+        return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source="references")
+
+    # ---- queries -------------------------------------------------------------
+
+    def lookup(self, keys: np.ndarray, order: int) -> np.ndarray:
+        """Document frequency of each n-gram key of one order (0 where unseen).
+
+        Parameters
+        ----------
+        keys : ndarray of uint64
+        order : int
+            1..n.
+
+        Returns
+        -------
+        ndarray of float64, shape keys.shape
+        """
+        if not 1 <= order <= self.n:
+            raise ValueError(f"order must be in 1..{self.n}, got {order}")
+        table = self._keys[order - 1]
+        counts = self._counts[order - 1]
+        out = np.zeros(keys.shape[0], dtype=np.float64)
+        if table.size == 0 or keys.size == 0:
+            return out
+        pos = np.searchsorted(table, keys)
+        pos[pos == table.size] = 0
+        hit = table[pos] == keys
+        out[hit] = counts[pos[hit]]
+        return out
+
+    def keys(self, order: int) -> np.ndarray:
+        """The (read-only, sorted) n-gram keys of one order."""
+        return self._keys[order - 1]
+
+    def counts(self, order: int) -> np.ndarray:
+        """The (read-only) document frequencies aligned with :meth:`keys`."""
+        return self._counts[order - 1]
+
+    def __len__(self) -> int:
+        """Number of distinct n-grams, all orders together."""
+        return sum(k.shape[0] for k in self._keys)
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the arrays."""
+        return sum(k.nbytes + c.nbytes for k, c in zip(self._keys, self._counts, strict=True))
+
+    @property
+    def digest(self) -> str:
+        """A short content hash (8 hex digits) identifying these frequencies."""
+        if self._digest is None:
+            h = hashlib.blake2b(digest_size=4)
+            h.update(f"{self.n}|{self.n_images}|{SCHEME}".encode())
+            for k, c in zip(self._keys, self._counts, strict=True):
+                h.update(k.tobytes())
+                h.update(c.tobytes())
+            object.__setattr__(self, "_digest", h.hexdigest())
+        return self._digest
+
+    def describe(self) -> str:
+        """The ``df`` field of a signature: ``precomputed(n_images=...,sha=...)``."""
+        return f"precomputed(n_images={self.n_images},sha={self.digest})"
+
+    def __repr__(self) -> str:
+        return (
+            f"DocumentFrequencies(n={self.n}, n_images={self.n_images}, "
+            f"ngrams={len(self)}, tokenizer={self.tokenizer!r}, sha={self.digest})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DocumentFrequencies):
+            return NotImplemented
+        return (
+            self.n == other.n
+            and self.n_images == other.n_images
+            and self.tokenizer == other.tokenizer
+            and all(np.array_equal(a, b) for a, b in zip(self._keys, other._keys, strict=True))
+            and all(np.array_equal(a, b) for a, b in zip(self._counts, other._counts, strict=True))
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---- combination -------------------------------------------------------
+
+    def merge(self, other: DocumentFrequencies) -> DocumentFrequencies:
+        """Frequencies over the union of two *disjoint* sets of images.
+
+        Counts add up, as do ``n_images``; fitting shards separately and
+        merging gives exactly what fitting the whole corpus gives.  Both must
+        have the same ``n`` and tokenizer.
+        """
+        if not isinstance(other, DocumentFrequencies):
+            raise TypeError(f"can only merge DocumentFrequencies, got {type(other).__name__}")
+        if other.n != self.n:
+            raise ValueError(f"cannot merge frequencies of n={self.n} and n={other.n}")
+        if other.tokenizer != self.tokenizer:
+            raise ValueError(
+                f"cannot merge frequencies made with tokenizer {self.tokenizer!r} "
+                f"and {other.tokenizer!r}"
+            )
+        keys, counts = [], []
+        for k in range(self.n):
+            both = np.concatenate((self._keys[k], other._keys[k]))
+            merged, inverse = np.unique(both, return_inverse=True)
+            weights = np.concatenate((self._counts[k], other._counts[k])).astype(np.float64)
+            keys.append(merged)
+            counts.append(np.bincount(inverse, weights=weights, minlength=merged.shape[0]))
+        return DocumentFrequencies(
+            keys, counts, n_images=self.n_images + other.n_images, tokenizer=self.tokenizer,
+            source="merged",
+        )  # fmt: skip
+
+    __add__ = merge
+
+    # ---- files ---------------------------------------------------------------
+
+    def save(self, path: str | Path) -> Path:
+        """Write the versioned ``.npz`` file described in the module docstring."""
+        path = Path(path)
+        meta = {
+            "format": _FORMAT,
+            "format_version": _FORMAT_VERSION,
+            "n": self.n,
+            "n_images": self.n_images,
+            "tokenizer": self.tokenizer,
+            "hashing": SCHEME,
+            "library_version": __version__,
+            "source": self.source,
+        }
+        arrays = {"metadata": np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)}
+        for k in range(self.n):
+            arrays[f"keys_{k + 1}"] = self._keys[k]
+            arrays[f"counts_{k + 1}"] = self._counts[k]
+        with open(path, "wb") as f:  # a file object: numpy adds no ".npz" suffix
+            np.savez(f, **arrays)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> DocumentFrequencies:
+        """Read a file written by :meth:`save` (never unpickles anything)."""
+        path = Path(path)
+        try:
+            archive = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise FileNotFoundError(f"document frequency file not found: {path}") from None
+        except (ValueError, OSError) as err:
+            raise ValueError(f"{path}: not a sparsecider document frequency file ({err})") from None
+        try:
+            with archive:
+                if "metadata" not in archive.files:
+                    raise ValueError(f"{path}: no 'metadata' entry; not a sparsecider df file")
+                try:
+                    meta = json.loads(archive["metadata"].tobytes().decode("utf-8"))
+                except (UnicodeDecodeError, json.JSONDecodeError) as err:
+                    raise ValueError(f"{path}: unreadable metadata ({err})") from None
+                if meta.get("format") != _FORMAT or meta.get("format_version") != _FORMAT_VERSION:
+                    raise ValueError(
+                        f"{path}: format {meta.get('format')!r} "
+                        f"version {meta.get('format_version')!r}; "
+                        f"this library reads {_FORMAT!r} version {_FORMAT_VERSION}"
+                    )
+                if meta.get("hashing") != SCHEME:
+                    raise ValueError(
+                        f"{path}: n-gram keys made with hashing scheme {meta.get('hashing')!r}; "
+                        f"this library uses {SCHEME!r}: refit the frequencies"
+                    )
+                n = int(meta["n"])
+                missing = [f"keys_{k}" for k in range(1, n + 1) if f"keys_{k}" not in archive.files]
+                if missing:
+                    raise ValueError(f"{path}: missing arrays {missing}")
+                keys = [archive[f"keys_{k}"] for k in range(1, n + 1)]
+                counts = [archive[f"counts_{k}"] for k in range(1, n + 1)]
+        except ValueError as err:
+            if str(err).startswith(str(path)):
+                raise
+            raise ValueError(f"{path}: not a sparsecider document frequency file ({err})") from None
+        try:
+            return cls(
+                keys, counts, n_images=int(meta["n_images"]), tokenizer=meta.get("tokenizer", ""),
+                source=meta.get("source", str(path)),
+            )  # fmt: skip
+        except ValueError as err:
+            raise ValueError(f"{path}: {err}") from None
+
+    @classmethod
+    def from_pickle(
+        cls, path: str | Path, *, n_images: int | None = None, tokenizer: str = "whitespace"
+    ) -> DocumentFrequencies:
+        """Import a legacy pickle of the CIDEr / self-critical training code.
+
+        Reads the three layouts of ``SPEC.md`` section 3 through a restricted
+        unpickler (see :mod:`sparsecider.legacy`):
+
+        - ``{ngram_tuple: df}``: give ``n_images`` (COCO val's 40,504 when
+          omitted, as the code that wrote these files assumed);
+        - ``{"document_frequency": {...}, "ref_len": N}``;
+        - ``{"df": {...}, "ref_len": log(N)}``.
+
+        n-gram tuples hold words, or vocabulary indices as strings
+        (``("12", "5")``) in the ``*-idxs`` files; scored with
+        :func:`sparsecider.cider_d_ids` or on space-joined id strings.
+        """
+        from .legacy import read_legacy_df
+
+        table, found_images = read_legacy_df(path, n_images=n_images)
+        return cls.from_ngram_counts(
+            table, n_images=found_images, tokenizer=tokenizer, source=f"pickle:{Path(path).name}"
+        )
+
+    @classmethod
+    def from_ngram_counts(
+        cls, table: dict, *, n_images: int, tokenizer: str = "whitespace", source: str = ""
+    ) -> DocumentFrequencies:
+        """From ``{tuple_of_tokens: count}`` (counts of 0 are dropped: they
+        weigh exactly like unseen n-grams)."""
+        from .tokenize import split_whitespace
+
+        by_order: dict[int, tuple[list[str], list[float]]] = {}
+        for gram, count in table.items():
+            if not isinstance(gram, tuple) or not gram or not all(isinstance(t, str) for t in gram):
+                raise ValueError(f"n-gram {gram!r:.60} is not a non-empty tuple of strings")
+            if not isinstance(count, int | float) or isinstance(count, bool):
+                raise ValueError(f"n-gram {gram!r:.60} has a count of type {type(count).__name__}")
+            if count != int(count) or count < 0 or count > n_images:
+                raise ValueError(f"n-gram {gram!r:.60} has count {count}, not in 0..{n_images}")
+            if count == 0:
+                continue
+            joined = " ".join(gram)
+            if len(joined.split()) != len(gram):
+                raise ValueError(f"n-gram {gram!r:.60} holds an empty token or whitespace")
+            texts, values = by_order.setdefault(len(gram), ([], []))
+            texts.append(joined)
+            values.append(count)
+        if not by_order:
+            raise ValueError("no n-gram with a positive count")
+        n = max(by_order)
+        keys, counts = [], []
+        for k in range(1, n + 1):
+            texts, values = by_order.get(k, ([], []))
+            tokens = split_whitespace(texts)
+            order_keys = np.empty(0, dtype=np.uint64)
+            for j, (kk, _) in enumerate(ngram_keys(tokens.hashes, tokens.lengths, k), start=1):
+                if j == k:
+                    order_keys = kk
+            uniq, inverse = np.unique(order_keys, return_inverse=True)
+            keys.append(uniq)
+            counts.append(np.bincount(inverse, weights=np.asarray(values, dtype=np.float64)))
+        return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source=source)
