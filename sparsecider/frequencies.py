@@ -110,6 +110,14 @@ class DocumentFrequencies:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("DocumentFrequencies is immutable")
 
+    def __reduce__(self):
+        # in-memory pickling (joblib, worker processes) goes through the
+        # validating constructor; files on disk use save/load, never pickle
+        return (
+            _rebuild,
+            (self._keys, self._counts, self.n_images, self.tokenizer, self.source),
+        )
+
     # ---- construction ------------------------------------------------------
 
     @classmethod
@@ -140,6 +148,28 @@ class DocumentFrequencies:
         return cls.from_tokens(
             tokenize(flat, tokenizer), offsets, n=n, tokenizer=tokenizer_name(tokenizer)
         )
+
+    @classmethod
+    def from_id_references(
+        cls,
+        references: object,
+        *,
+        eos: int,
+        pad: int | None = None,
+        include_eos: bool = False,
+        n: int = 4,
+    ) -> DocumentFrequencies:
+        """Fit on references given as token ids (see :func:`sparsecider.cider_d_ids`).
+
+        The n-grams are those of the space-joined decimal id strings, so the
+        result equals :meth:`from_references` on those strings with
+        ``tokenizer="whitespace"`` (and matches the ``*-idxs`` legacy files
+        when ``include_eos=True``, which counted the end-of-sequence id).
+        """
+        from .ids import reference_id_tokens
+
+        tokens, offsets = reference_id_tokens(references, eos=eos, pad=pad, include_eos=include_eos)
+        return cls.from_tokens(tokens, offsets, n=n, tokenizer="whitespace")
 
     @classmethod
     def from_tokens(
@@ -405,3 +435,7 @@ class DocumentFrequencies:
             keys.append(uniq)
             counts.append(np.bincount(inverse, weights=np.asarray(values, dtype=np.float64)))
         return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source=source)
+
+
+def _rebuild(keys, counts, n_images, tokenizer, source) -> DocumentFrequencies:
+    return DocumentFrequencies(keys, counts, n_images=n_images, tokenizer=tokenizer, source=source)

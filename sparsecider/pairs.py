@@ -87,3 +87,31 @@ def pair_similarity(
     ref_norm = row_norms(references)[pair_reference]
     np.divide(dot, cand_norm * ref_norm, out=dot, where=(cand_norm != 0) & (ref_norm != 0))
     return dot
+
+
+def all_pairs_dot(
+    a: sp.csr_matrix, b: sp.csr_matrix, weights: np.ndarray, *, clip: bool
+) -> np.ndarray:
+    """``sum_g w_g^2 * min(a_g, b_g) * b_g`` (clip) or ``sum_g w_g^2 a_g b_g`` for all row pairs.
+
+    Preconditions: ``a`` and ``b`` hold raw integer counts over the same
+    columns, ``weights`` (the idf, >= 0) one per column.  For integer counts
+    ``min(x, y) = sum_{t >= 1} [x >= t][y >= t]``, so the clipped sum is a
+    handful of sparse products, one per count level t up to the largest count
+    in ``a``.  Cost: O(max count) sparse matrix products.
+
+    Returns
+    -------
+    ndarray of float64, shape (a.shape[0], b.shape[0])
+    """
+    w2 = weights * weights
+    b_weighted = b.multiply(w2[None, :]).tocsr()  # y * w^2
+    if not clip:
+        return np.asarray((a @ b_weighted.T).todense())
+    out = np.zeros((a.shape[0], b.shape[0]))
+    top = int(a.data.max(initial=0))
+    for t in range(1, top + 1):
+        a_t = (a >= t).astype(np.float64)
+        b_t = b_weighted.multiply(b >= t).tocsr()
+        out += np.asarray((a_t @ b_t.T).todense())
+    return out

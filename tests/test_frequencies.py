@@ -102,7 +102,7 @@ def test_file_round_trip_and_size(shared_data, tmp_path):
 
 
 def test_merge_of_disjoint_shards_equals_fitting_the_union():
-    refs = REFS + [["two dogs run"], ["a red bus again"]]
+    refs = [*REFS, ["two dogs run"], ["a red bus again"]]
     whole = DocumentFrequencies.from_references(refs)
     a = DocumentFrequencies.from_references(refs[:2])
     b = DocumentFrequencies.from_references(refs[2:])
@@ -126,14 +126,12 @@ def test_lookup_never_changes_anything_and_the_object_is_immutable():
 
 
 def test_counts_of_a_hand_made_corpus():
-    # "dog" occurs in image 0 (twice: still one document); "a" in images 0, 1, 2
+    # REFS: "a" is in all three images; "bus" in two references of image 1 (one
+    # document); "dog" twice in image 0; "a dog" once
     df = DocumentFrequencies.from_references(REFS, tokenizer="whitespace")
-    table = DocumentFrequencies.from_ngram_counts(
-        {("dog",): 1, ("a",): 3, ("runs",): 1}, n_images=3
-    )
-    for gram, want in [(("dog",), 1), (("a",), 3), (("runs",), 1)]:
-        key = table.keys(1)[np.flatnonzero(table.counts(1) == want)]
-        assert want in df.lookup(key, 1).tolist()
+    for gram, want in [(("a",), 3), (("bus",), 1), (("dog",), 1), (("a", "dog"), 1), (("zzz",), 0)]:
+        key = DocumentFrequencies.from_ngram_counts({gram: 1}, n_images=3).keys(len(gram))
+        assert df.lookup(key, len(gram)).tolist() == [want]
 
 
 def test_signature_names_the_frequencies():
@@ -171,7 +169,7 @@ def test_load_refuses_other_files(tmp_path):
 @pytest.mark.parametrize("layout", ["bare", "raw_ref_len", "log_ref_len"])
 @pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
 def test_legacy_pickles_round_trip(tmp_path, layout, protocol):
-    refs = REFS + [["a dog and a cat"], ["the red bus"]]
+    refs = [*REFS, ["a dog and a cat"], ["the red bus"]]
     table = reference_df_dict(refs)
     n = len(refs)
     data = {

@@ -1,0 +1,258 @@
+"""``CiderVectorizer``: CIDEr's tf-idf space as a scikit-learn transformer."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from .frequencies import DocumentFrequencies
+from .hashing import ngram_keys
+from .ngrams import columns_for_keys, count_matrix
+from .pairs import all_pairs_dot, length_penalty, row_norms
+from .result import CiderResult
+from .scoring import cider, cider_d
+from .tokenize import TokenizerLike, resolve_tokenizer, tokenize
+from .weights import idf
+
+__all__ = ["CiderVectorizer"]
+
+
+def _captions(X: object, name: str = "X") -> list[str]:
+    """A flat list of caption strings, checked item by item."""
+    if isinstance(X, str) or not isinstance(X, Sequence | np.ndarray):
+        raise TypeError(
+            f"{name} must be a list of caption strings, got {type(X).__name__}; "
+            "wrap a single caption as [caption]"
+        )
+    out = list(X)
+    for i, item in enumerate(out):
+        if not isinstance(item, str):
+            raise TypeError(f"{name}[{i}] must be a string, got {type(item).__name__}")
+    return out
+
+
+def _documents(X: object) -> list[list[str]]:
+    """Training documents: a list of reference lists (one per image), or a
+    list of strings (each its own document)."""
+    if isinstance(X, str) or not isinstance(X, Sequence | np.ndarray):
+        raise TypeError(
+            "fit takes a list of reference lists (one per image) or a list of captions, "
+            f"got {type(X).__name__}"
+        )
+    docs = list(X)
+    if docs and all(isinstance(d, str) for d in docs):
+        return [[d] for d in docs]
+    return docs
+
+
+class CiderVectorizer(TransformerMixin, BaseEstimator):
+    """CIDEr's tf-idf n-gram vectors, for scikit-learn pipelines.
+
+    ``fit`` learns document frequencies from references (or takes fitted
+    ones); ``transform`` maps captions to tf-idf rows in a fixed hashed
+    column space; ``score`` and ``similarity`` compute CIDEr-D (or CIDEr)
+    exactly, never through the hashed columns.
+
+    Parameters
+    ----------
+    n : int, default 4
+        Highest n-gram order.
+    sigma : float, default 6.0
+        Length-penalty width (CIDEr-D).
+    variant : {"cider-d", "cider"}, default "cider-d"
+    tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
+    df : DocumentFrequencies or None, default None
+        Fitted frequencies to use instead of learning them in ``fit``.
+    n_features : int, default 2**20
+        Columns per order in :meth:`transform`'s output (``n * n_features``
+        in all).  An n-gram of order k goes to column
+        ``(k - 1) * n_features + key % n_features``, where ``key`` is its
+        64-bit hash (:mod:`sparsecider.hashing`): the same on every process
+        and machine.  Distinct n-grams of one order share a column with
+        probability about ``1 / n_features``; their values then add up (as in
+        ``HashingVectorizer``).  Scores never use these columns.
+    dtype : {np.float64, np.float32}, default np.float64
+        Type of :meth:`transform`'s values.
+
+    Attributes
+    ----------
+    df_ : DocumentFrequencies
+        The frequencies used (fitted, or ``df``).
+
+    Examples
+    --------
+    >>> from sparsecider import CiderVectorizer
+    >>> refs = [["a dog runs on grass", "the dog runs"], ["a red bus"], ["a cat sleeps"]]
+    >>> vec = CiderVectorizer(tokenizer="whitespace", n_features=2**10).fit(refs)
+    >>> X = vec.transform(["a dog runs", "a red bus"])
+    >>> X.shape
+    (2, 4096)
+    >>> import sparsecider
+    >>> cands = ["a dog runs", "a red bus", "a cat"]
+    >>> exact = sparsecider.cider_d(cands, refs, tokenizer="whitespace").score
+    >>> bool(abs(vec.score(cands, refs).score - exact) < 1e-12)
+    True
+    >>> # orders 1-3 match exactly, there is no 4-gram: 10 * 3/4; "a" is in every image
+    >>> vec.similarity(["a red bus"], ["a red bus", "a cat"]).round(4).tolist()
+    [[7.5, 0.0]]
+    """
+
+    def __init__(
+        self,
+        *,
+        n: int = 4,
+        sigma: float = 6.0,
+        variant: str = "cider-d",
+        tokenizer: TokenizerLike = "ptb",
+        df: DocumentFrequencies | None = None,
+        n_features: int = 2**20,
+        dtype: type = np.float64,
+    ) -> None:
+        self.n = n
+        self.sigma = sigma
+        self.variant = variant
+        self.tokenizer = tokenizer
+        self.df = df
+        self.n_features = n_features
+        self.dtype = dtype
+
+    # ---- scikit-learn protocol ----------------------------------------------
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.two_d_array = False
+        tags.requires_fit = True
+        return tags
+
+    def _check_params(self) -> None:
+        if isinstance(self.n, bool) or not isinstance(self.n, numbers.Integral) or self.n < 1:
+            raise ValueError(f"n must be an integer >= 1, got {self.n!r}")
+        if (
+            isinstance(self.sigma, bool)
+            or not isinstance(self.sigma, numbers.Real)
+            or not (np.isfinite(self.sigma) and self.sigma > 0)
+        ):
+            raise ValueError(f"sigma must be a finite number > 0, got {self.sigma!r}")
+        if self.variant not in ("cider-d", "cider"):
+            raise ValueError(f"variant must be 'cider-d' or 'cider', got {self.variant!r}")
+        if (
+            isinstance(self.n_features, bool)
+            or not isinstance(self.n_features, numbers.Integral)
+            or not 1 <= self.n_features <= 2**40
+        ):
+            raise ValueError(f"n_features must be an integer in 1..2**40, got {self.n_features!r}")
+        if np.dtype(self.dtype) not in (np.float64, np.float32):
+            raise ValueError(f"dtype must be float64 or float32, got {self.dtype!r}")
+        if self.df is not None and not isinstance(self.df, DocumentFrequencies):
+            raise TypeError(
+                f"df must be a DocumentFrequencies or None, got {type(self.df).__name__}"
+            )
+        resolve_tokenizer(self.tokenizer)
+
+    def fit(self, X, y=None) -> CiderVectorizer:
+        """Learn document frequencies from ``X``: a list of reference lists
+        (one per image), or a list of captions (each its own document).
+        With ``df`` given, nothing is learned from ``X``."""
+        self._check_params()
+        if self.df is not None:
+            if self.df.n < self.n:
+                raise ValueError(f"df was fitted for n={self.df.n}; it cannot serve n={self.n}")
+            self.df_ = self.df
+        else:
+            self.df_ = DocumentFrequencies.from_references(
+                _documents(X), n=int(self.n), tokenizer=self.tokenizer
+            )
+        return self
+
+    def transform(self, X) -> sp.csr_matrix:
+        """tf-idf rows of the captions ``X``: CSR of shape (len(X), n * n_features).
+
+        Values are raw n-gram counts times idf, as in CIDEr; rows are not
+        normalised (norms are per order in CIDEr).
+        """
+        check_is_fitted(self, "df_")
+        self._check_params()
+        captions = _captions(X)
+        tokens = tokenize(captions, self.tokenizer)
+        blocks = []
+        for k, (keys, indptr) in enumerate(ngram_keys(tokens.hashes, tokens.lengths, int(self.n))):
+            weights = idf(self.df_.lookup(keys, k + 1), self.df_.n_images)
+            cols = (keys % np.uint64(self.n_features)).astype(np.int64)
+            block = sp.csr_matrix(
+                (weights, cols, indptr), shape=(len(captions), int(self.n_features))
+            )
+            block.sum_duplicates()  # repeated n-grams (and hash collisions) add up
+            blocks.append(block)
+        out = sp.hstack(blocks, format="csr").astype(self.dtype)
+        return _sparse_interface(out)
+
+    def fit_transform(self, X, y=None) -> sp.csr_matrix:
+        """Fit on ``X``, then transform its captions (all references, flattened)."""
+        self.fit(X, y)
+        return self.transform([c for doc in _documents(X) for c in doc])
+
+    # ---- exact scores ------------------------------------------------------------
+
+    def score(self, candidates, references) -> CiderResult:
+        """CIDEr-D (or CIDEr) of ``candidates`` against ``references`` with the
+        fitted document frequencies; exactly :func:`sparsecider.cider_d`."""
+        check_is_fitted(self, "df_")
+        if self.variant == "cider":
+            return cider(
+                candidates, references, n=int(self.n), df=self.df_, tokenizer=self.tokenizer
+            )
+        return cider_d(
+            candidates, references, n=int(self.n), sigma=float(self.sigma), df=self.df_,
+            tokenizer=self.tokenizer,
+        )  # fmt: skip
+
+    def similarity(self, captions_a, captions_b, *, scale: float = 10.0) -> np.ndarray:
+        """CIDEr-D (or CIDEr) of every caption of ``a`` against every caption of ``b``.
+
+        Entry (i, j) is the score of ``a[i]`` with ``b[j]`` as its only
+        reference, under the fitted frequencies: a dense array of shape
+        (len(a), len(b)).  For retrieval, consensus re-ranking of n-best lists
+        (mean similarity to the other candidates) and self-CIDEr diversity.
+        Not symmetric for CIDEr-D (the clip uses the reference's counts).
+        """
+        check_is_fitted(self, "df_")
+        a, b = _captions(captions_a, "captions_a"), _captions(captions_b, "captions_b")
+        ta, tb = tokenize(a, self.tokenizer), tokenize(b, self.tokenizer)
+        clip = self.variant == "cider-d"
+        total = np.zeros((len(a), len(b)))
+        pairs = zip(
+            ngram_keys(ta.hashes, ta.lengths, int(self.n)),
+            ngram_keys(tb.hashes, tb.lengths, int(self.n)),
+            strict=True,
+        )
+        for k, ((keys_a, ptr_a), (keys_b, ptr_b)) in enumerate(pairs):
+            column_keys, (cols_a, cols_b) = columns_for_keys(keys_a, keys_b)
+            ma = count_matrix(cols_a, ptr_a, column_keys.shape[0])
+            mb = count_matrix(cols_b, ptr_b, column_keys.shape[0])
+            w = idf(self.df_.lookup(column_keys, k + 1), self.df_.n_images)
+            dot = all_pairs_dot(ma, mb, w, clip=clip)
+            na = row_norms(ma.multiply(w[None, :]).tocsr())
+            nb = row_norms(mb.multiply(w[None, :]).tocsr())
+            norms = np.outer(na, nb)
+            np.divide(dot, norms, out=dot, where=norms != 0)
+            total += dot
+        if clip:
+            la = np.maximum(ta.lengths - 1, 0)
+            lb = np.maximum(tb.lengths - 1, 0)
+            total *= length_penalty(la[:, None] - lb[None, :], float(self.sigma))
+        return total * (scale / int(self.n))
+
+
+def _sparse_interface(matrix: sp.csr_matrix):
+    """Honour ``sklearn.set_config(sparse_interface=...)`` ("spmatrix" or "sparray")."""
+    from sklearn import get_config
+
+    if get_config().get("sparse_interface", "spmatrix") == "sparray":
+        return sp.csr_array(matrix)
+    return matrix
