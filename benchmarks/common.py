@@ -105,8 +105,10 @@ def summary(times: list[float]) -> dict[str, object]:
 
 
 def write(name: str, payload: dict) -> Path:
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / f"{name}.json"
+    """Write ``results/<name>.json`` (or under $SPARSECIDER_BENCHMARK_RESULTS)."""
+    folder = Path(os.environ.get("SPARSECIDER_BENCHMARK_RESULTS", RESULTS))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
     path.write_text(json.dumps(payload, indent=2) + "\n")
     return path
 

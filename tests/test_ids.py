@@ -87,44 +87,17 @@ def test_scst_batch_against_the_reference_scorer():
     )
     if CiderScorer is None:
         pytest.skip("the `ref` extra (pycocoevalcap) is not installed")
+    from benchmarks.reference import scst_document_frequency, scst_rewards
+
     # SCST's array_to_str: the ids up to and including the first 0
     text_train = [[as_text(r, include_eos=True, pad=None) for r in refs] for refs in train]
-    fit = CiderScorer()
-    for refs in text_train:
-        fit.cook_append(None, refs)
-    fit.compute_doc_freq()
-    scorer = CiderScorer()
-    for row, i in zip(samples, image_index, strict=True):
-        scorer.cook_append(as_text(row, include_eos=True, pad=None), text_train[i])
-    scorer.document_frequency = fit.document_frequency
-    # what SCST code does: compute_cider directly, with the corpus's log(N)
-    scores = _compute_cider_with_ref_len(scorer, np.log(float(len(train))))
-    np.testing.assert_allclose(got.scores, scores, rtol=0, atol=1e-12)
-
-
-def _compute_cider_with_ref_len(scorer, ref_len):
-    # pycocoevalcap's compute_cider first sets ref_len = np.log(len(crefs));
-    # SCST code fixes it to the training corpus's log(N).  Emulate by making
-    # that first np.log call (and only it) return ref_len; all other
-    # arithmetic is the reference's own.
-    import pycocoevalcap.cider.cider_scorer as module
-
-    calls = []
-
-    class _NP:
-        def __getattr__(self, name):
-            return getattr(np, name)
-
-        @staticmethod
-        def log(x):
-            calls.append(x)
-            return ref_len if len(calls) == 1 else np.log(x)
-
-    module.np = _NP()
-    try:
-        return np.array(scorer.compute_cider())
-    finally:
-        module.np = np
+    want = scst_rewards(
+        [as_text(row, include_eos=True, pad=None) for row in samples],
+        [text_train[i] for i in image_index],
+        scst_document_frequency(text_train),
+        len(train),
+    )
+    np.testing.assert_allclose(got.scores, want, rtol=0, atol=1e-12)
 
 
 def test_ragged_references_and_torch_like_inputs():
