@@ -211,10 +211,14 @@ class DocumentFrequencies:
         out = np.zeros(keys.shape[0], dtype=np.float64)
         if table.size == 0 or keys.size == 0:
             return out
-        pos = np.searchsorted(table, keys)
+        # sorted queries walk the table once instead of one cold binary
+        # search each (numpy reuses the previous position for sorted keys)
+        order = np.argsort(keys)
+        sorted_keys = keys[order]
+        pos = np.searchsorted(table, sorted_keys)
         pos[pos == table.size] = 0
-        hit = table[pos] == keys
-        out[hit] = counts[pos[hit]]
+        hit = table[pos] == sorted_keys
+        out[order[hit]] = counts[pos[hit]]
         return out
 
     def keys(self, order: int) -> np.ndarray:
