@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -93,6 +94,15 @@ def _reference_list(value: object, where: str) -> list[str]:
     return items
 
 
+def _plain_lists(values: list) -> bool:
+    """True when every value is a non-empty list of exact ``str`` (checked with
+    C-level passes); anything else goes through the item-by-item checks,
+    which name the offending item."""
+    if not all(type(v) is list for v in values) or not all(map(len, values)):
+        return False
+    return set(map(type, chain.from_iterable(values))) <= {str}
+
+
 def check_references(
     references: object, name: str = "references"
 ) -> tuple[list[list[str]], tuple | None]:
@@ -105,13 +115,19 @@ def check_references(
         )
     if isinstance(references, Mapping):
         ids = tuple(references.keys())
+        values = list(references.values())
+        if _plain_lists(values):
+            return values, ids
         return [_reference_list(references[k], f"{name}[{k!r}]") for k in ids], ids
     if not _is_sequence(references):
         raise TypeError(
             f"{name} must be a list of reference lists (one per image) or a dict "
             f"from image id to a list of references, got {_type(references)}"
         )
-    return [_reference_list(r, f"{name}[{i}]") for i, r in enumerate(references)], None
+    values = list(references)
+    if _plain_lists(values):
+        return values, None
+    return [_reference_list(r, f"{name}[{i}]") for i, r in enumerate(values)], None
 
 
 def as_corpus(candidates: object, references: object) -> Corpus:
@@ -167,7 +183,11 @@ def as_corpus(candidates: object, references: object) -> Corpus:
         order = [position[k] for k in cand_keys]
         ref_lists = [ref_lists[i] for i in order]
         ids = tuple(cand_keys)
-        cand_lists = [_candidate_list(candidates[k], f"candidates[{k!r}]") for k in cand_keys]
+        values = [candidates[k] for k in cand_keys]
+        if set(map(type, values)) <= {str}:
+            cand_lists = [[v] for v in values]
+        else:
+            cand_lists = [_candidate_list(candidates[k], f"candidates[{k!r}]") for k in cand_keys]
     else:
         cand_seq = list(candidates)
         if len(cand_seq) != len(ref_lists):
@@ -175,7 +195,10 @@ def as_corpus(candidates: object, references: object) -> Corpus:
                 f"candidates has {len(cand_seq)} images but references has {len(ref_lists)}; "
                 "they must be aligned, one entry per image"
             )
-        cand_lists = [_candidate_list(c, f"candidates[{i}]") for i, c in enumerate(cand_seq)]
+        if set(map(type, cand_seq)) <= {str}:
+            cand_lists = [[c] for c in cand_seq]
+        else:
+            cand_lists = [_candidate_list(c, f"candidates[{i}]") for i, c in enumerate(cand_seq)]
     if not ref_lists:
         raise ValueError("there are no images to score: candidates and references are empty")
 
