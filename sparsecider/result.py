@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["CiderResult", "make_signature"]
+__all__ = ["CiderResult", "make_signature", "with_extra"]
 
 
 def _fmt(x: float) -> str:
@@ -23,11 +23,13 @@ def make_signature(
     tokenizer: str,
     scale: float,
     version: str,
+    extra: tuple[str, ...] = (),
 ) -> str:
-    """``CIDEr-D|n:4|sigma:6|df:corpus|tok:whitespace|version:0.1.0``.
+    """``CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0``.
 
-    Fields are always in this order; ``sigma`` appears for CIDEr-D only and
-    ``scale`` only when it differs from the reference's 10.
+    Fields are always in this order; ``sigma`` appears for CIDEr-D only,
+    ``scale`` only when it differs from the reference's 10, and ``extra``
+    fields (bootstrap settings) before the version.
     """
     parts = [metric, f"n:{n}"]
     if sigma is not None:
@@ -35,6 +37,7 @@ def make_signature(
     parts += [f"df:{df}", f"tok:{tokenizer}"]
     if scale != 10.0:
         parts.append(f"scale:{_fmt(scale)}")
+    parts += list(extra)
     parts.append(f"version:{version}")
     return "|".join(parts)
 
@@ -55,7 +58,7 @@ class CiderResult:
         scaling: ``scores == per_order.mean(axis=1)``.
     signature : str
         How the number was made, e.g.
-        ``CIDEr-D|n:4|sigma:6|df:corpus|tok:whitespace|version:0.1.0``.
+        ``CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0``.
     n_images : int
         Number of images (documents for the corpus document frequencies).
     image_index : ndarray of int64, shape (n_candidates,)
@@ -94,3 +97,9 @@ class CiderResult:
 
     def __float__(self) -> float:
         return self.score
+
+
+def with_extra(signature: str, *fields: str) -> str:
+    """Insert fields (e.g. bootstrap settings) just before ``version:``."""
+    head, sep, version = signature.rpartition("|version:")
+    return "|".join([head, *fields]) + sep + version

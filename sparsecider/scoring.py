@@ -135,7 +135,7 @@ def make_result(
         metric,
         n=n,
         sigma=sigma,
-        df="corpus" if df is None else df.describe(),
+        df=f"corpus(n_images={n_images})" if df is None else df.describe(),
         tokenizer=tokenizer,
         scale=scale,
         version=__version__,
@@ -265,7 +265,7 @@ def cider_d(
     >>> round(r.score, 4), r.scores.shape, r.per_order.shape
     (3.3234, (2,), (2, 4))
     >>> r.signature
-    'CIDEr-D|n:4|sigma:6|df:corpus|tok:ptb|version:0.1.0'
+    'CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
     """
     _check_number("n", n, integer=True)
     _check_number("sigma", sigma)
@@ -303,7 +303,7 @@ def cider(
     >>> import sparsecider
     >>> r = sparsecider.cider(["a dog runs", "a red bus"], [["a dog runs fast"], ["a bus"]])
     >>> r.signature
-    'CIDEr|n:4|df:corpus|tok:ptb|version:0.1.0'
+    'CIDEr|n:4|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
     """
     _check_number("n", n, integer=True)
     _check_number("scale", scale)

@@ -129,7 +129,9 @@ def test_sigma_and_scale():
     # delta = 1: penalty exp(-1 / (2 sigma^2))
     r = cider_d(["a b", "c"], REFS, sigma=0.5, scale=1.0)
     assert r.scores[1] == pytest.approx((1 / math.sqrt(2)) * math.exp(-2) / 4, abs=1e-12)
-    assert r.signature.startswith("CIDEr-D|n:4|sigma:0.5|df:corpus|tok:whitespace|scale:1|")
+    assert r.signature.startswith(
+        "CIDEr-D|n:4|sigma:0.5|df:corpus(n_images=2)|tok:whitespace|scale:1|"
+    )
 
 
 def test_mapping_input_follows_candidate_order_and_keeps_ids():
@@ -155,6 +157,6 @@ def test_result_is_read_only_and_prints_a_summary():
     assert str(r) == f"CIDEr-D = 5.0000 | {r.signature}"
     assert float(r) == r.score
     assert (
-        r.signature
-        == f"CIDEr-D|n:4|sigma:6|df:corpus|tok:whitespace|version:{sparsecider.__version__}"
+        r.signature == "CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:whitespace|"
+        f"version:{sparsecider.__version__}"
     )
