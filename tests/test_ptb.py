@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import random
@@ -194,3 +195,28 @@ def test_cocoevalcap_rejects_results_for_unknown_images():
         ValueError, match=r"1 result image id\(s\) are not in the annotations: \[5\]"
     ):
         COCOEvalCap(coco, [{"image_id": 1, "caption": "a"}, {"image_id": 5, "caption": "b"}])
+
+
+def test_cocoevalcap_with_pycocotools_objects(shared_data, tmp_path):
+    coco_module = pytest.importorskip(
+        "pycocotools.coco", reason="pycocotools comes with the `ref` extra"
+    )
+    cands, _ = shared_data.coco_fakecap()
+    wanted = {int(k) for k in cands}
+    ann = json.loads(
+        __import__("gzip")
+        .open(shared_data.DATA / "coco" / "captions_val2014_reconstructed.json.gz", "rt")
+        .read()
+    )
+    subset = {
+        "images": [img for img in ann["images"] if img["id"] in wanted],
+        "annotations": [a for a in ann["annotations"] if a["image_id"] in wanted],
+    }
+    path = tmp_path / "annotations.json"
+    path.write_text(json.dumps(subset))
+    coco = coco_module.COCO(str(path))
+    results = coco.loadRes(str(shared_data.DATA / "coco" / "captions_val2014_fakecap_results.json"))
+    e = COCOEvalCap(coco, results, verbose=False)
+    e.evaluate()
+    assert abs(e.eval["CIDEr"] - 0.5997905185184199) <= 1e-12
+    assert e.params["image_id"] == results.getImgIds() and len(e.evalImgs) == 1000

@@ -46,7 +46,9 @@ def test_sklearn_estimator_checks(check):
     getattr(estimator_checks, check)("CiderVectorizer", CiderVectorizer())
 
 
-def test_tags_declare_string_input():
+def test_tags_declare_string_input_and_no_set_output():
+    # like sklearn's own text vectorizers: sparse output, no set_output
+    assert not hasattr(CiderVectorizer(), "set_output")
     tags = CiderVectorizer().__sklearn_tags__()
     assert tags.input_tags.string and not tags.input_tags.two_d_array and tags.requires_fit
 
