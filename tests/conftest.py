@@ -6,6 +6,9 @@ import pytest
 
 from benchmarks import datasets
 
+# the fixture generators need Java and the `ref` extra; they are scripts, not tests
+collect_ignore = ["fixtures"]
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "realdata: needs ../shared/data beside the repository")
