@@ -1,0 +1,83 @@
+"""Render the results table of benchmarks/README.md from benchmarks/results/*.json.
+
+Usage: ``python -m benchmarks.report`` (rewrites the README's table section).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MARK = "## Latest results"
+
+
+def _load(name: str) -> dict | None:
+    path = HERE / "results" / f"{name}.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def table() -> str:
+    rows = []
+    c = _load("coco_val")
+    if c:
+        rows.append(
+            f"| COCO val, pre-tokenized, CIDEr-D | {c['sizes']['images']:,} images, "
+            f"{c['sizes']['references']:,} references | {c['sparsecider']['median_s']:.2f} s | "
+            f"{c['pycocoevalcap']['median_s']:.1f} s | **{c['speedup_median']:.1f}x** | "
+            f"max abs diff {c['agreement']['max_abs_diff']:.1e} over "
+            f"{c['agreement']['n_captions']:,} captions | {c['sparsecider']['peak_mib']:.0f} MiB / "
+            f"{c['pycocoevalcap']['peak_mib']:.0f} MiB |"
+        )
+    t = _load("tokenize_coco_val")
+    if t:
+        rows.append(
+            f"| COCO val, PTB tokenization | {t['sizes']['references']:,} + "
+            f"{t['sizes']['candidates']:,} captions | {t['sparsecider']['median_s']:.2f} s | "
+            f"{t['java_ptbtokenizer']['median_s']:.2f} s (Java) | **{t['speedup_median']:.1f}x** | "
+            f"{t['agreement']['differ']} of {t['agreement']['captions']:,} captions differ | |"
+        )
+    r = _load("rl_rewards")
+    if r:
+        s = r["sizes"]
+        rows.append(
+            f"| RL rewards per batch (ids) | {s['batch_images']} images x "
+            f"{s['batch_candidates'] // s['batch_images']} candidates x "
+            f"{s['references_per_image']} refs; df of {s['df_images']:,} images "
+            f"({s['df_ngrams']:,} n-grams, {s['df_mib']:.0f} MiB) | "
+            f"{r['ids']['median_ms']:.1f} ms | "
+            f"{r['reference']['median_ms']:.0f} ms | **{r['ratio_reference_over_ids']:.1f}x** | "
+            f"max abs diff {r['agreement_max_abs_diff']:.1e} | |"
+        )
+        rows.append(
+            f"| RL rewards per batch (decoded strings) | same | "
+            f"{r['strings']['median_ms']:.1f} ms | "
+            f"{r['reference']['median_ms']:.0f} ms | "
+            f"**{r['reference']['median_ms'] / r['strings']['median_ms']:.1f}x** | same | |"
+        )
+    any_result = c or t or r
+    machine = ""
+    if any_result:
+        m, v = any_result["machine"], any_result["versions"]
+        machine = (
+            f"Machine: {m['cpus']} cores, {m['platform']}; Python {v['python']}, "
+            f"numpy {v.get('numpy', '?')}, pycocoevalcap {v.get('pycocoevalcap', '?')}.\n\n"
+        )
+    header = (
+        "| scenario | size | sparsecider (median) | reference (median) | ratio | agreement "
+        "| peak memory (sparsecider / reference) |\n|---|---|---:|---:|---:|---|---|\n"
+    )
+    return f"{MARK}\n\n{machine}{header}" + "\n".join(rows) + "\n"
+
+
+def main() -> None:
+    readme = HERE / "README.md"
+    text = readme.read_text()
+    head, _, tail = text.partition(MARK)
+    rest = tail.split("\n\n", 3)[-1] if "Timings on" in tail else ""
+    keep = rest[rest.index("Timings on") :] if "Timings on" in rest else ""
+    readme.write_text(head + table() + ("\n" + keep if keep else ""))
+
+
+if __name__ == "__main__":
+    main()
