@@ -56,8 +56,11 @@ def _atomic_write(path: str, write) -> None:
     target = Path(path)
     fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
     os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
     try:
         write(Path(tmp))
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual mode
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
