@@ -3,6 +3,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import pickle
 import re
 import subprocess
@@ -154,7 +155,9 @@ def test_df_fit_info_convert_and_score_with_it(files, capsys):
     path = tmp / "train.df.npz"
     code, out, _ = _run(capsys, "df", "fit", refs, "-o", str(path))
     assert code == 0 and json.loads(out)["n_images"] == 3
-    assert path.stat().st_mode & 0o044  # readable by others, as any file the user writes
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # as any file the user writes
     code, out, _ = _run(capsys, "df", "info", str(path))
     assert json.loads(out)["ngrams"] == len(DocumentFrequencies.load(path))
     _, out, _ = _run(capsys, "score", "-r", refs, "-c", cands, "--df", str(path))
