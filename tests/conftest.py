@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import warnings
 
 import pytest
@@ -17,6 +18,8 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def shared_data():
     if not datasets.available():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must have the real caption data at {datasets.DATA}")
         pytest.skip(f"real caption data not found at {datasets.DATA} (CI always has it)")
     return datasets
 
