@@ -67,7 +67,24 @@ def table() -> str:
         "| scenario | size | sparsecider (median) | reference (median) | ratio | agreement "
         "| peak memory (sparsecider / reference) |\n|---|---|---:|---:|---:|---|---|\n"
     )
-    return f"{MARK}\n\n{machine}{header}" + "\n".join(rows) + "\n"
+    text = f"{MARK}\n\n{machine}{header}" + "\n".join(rows) + "\n"
+    scaling = _load("scaling")
+    if scaling:
+        text += (
+            "\n### Scaling (`python -m benchmarks.bench_scaling`)\n\n"
+            "| images | data | sparsecider | peak memory | pycocoevalcap | ratio |\n"
+            "|---:|---|---:|---:|---:|---:|\n"
+        )
+        for row in scaling["rows"]:
+            ref = row.get("reference_s")
+            text += (
+                f"| {row['images']:,} | {row['data']} | {row['sparsecider_s']:.2f} s | "
+                f"{row.get('sparsecider_peak_mib', float('nan')):.0f} MiB | "
+                + (f"{ref:.1f} s | {ref / row['sparsecider_s']:.1f}x |" if ref else "not run | |")
+                + "\n"
+            )
+        text += "\n![time and memory against corpus size](results/scaling.png)\n"
+    return text
 
 
 def main() -> None:
