@@ -174,17 +174,14 @@ def _cmd_score(args) -> int:
 
         def write(tmp: Path) -> None:
             with open(tmp, "wb") as f:
-                _write_rows(f)
-
-        def _write_rows(f) -> None:
-            for system in systems:
-                result, ids = system["result"], system["ids"]
-                for i, image_id in enumerate(ids):
-                    row = {"id": image_id, "score": float(result.scores[i]),
-                           "per_order": [float(v) for v in result.per_order[i]]}  # fmt: skip
-                    if len(systems) > 1:
-                        row["system"] = system["entry"]["candidates"]
-                    f.write((json.dumps(row) + "\n").encode("utf-8"))
+                for system in systems:
+                    result, ids = system["result"], system["ids"]
+                    for i, image_id in enumerate(ids):
+                        row = {"id": image_id, "score": float(result.scores[i]),
+                               "per_order": [float(v) for v in result.per_order[i]]}  # fmt: skip
+                        if len(systems) > 1:
+                            row["system"] = system["entry"]["candidates"]
+                        f.write((json.dumps(row) + "\n").encode("utf-8"))
 
         _atomic_write(args.per_image, write)
     entries = [s["entry"] for s in systems]

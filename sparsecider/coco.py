@@ -8,12 +8,11 @@ pycocotools is not a dependency.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
+from .files import read_text
 from .inputs import describe_keys
 
 __all__ = ["CaptionSet", "load_annotations", "load_results"]
@@ -54,18 +53,17 @@ class CaptionSet:
 
 
 def _read_json(obj: object, what: str) -> tuple[object, str]:
+    """A parsed JSON document from a path (read as the command line reads files),
+    or the object itself."""
     if isinstance(obj, str | os.PathLike):
-        path = Path(obj)
-        opener = gzip.open if path.suffix == ".gz" else open
+        name = os.fspath(obj)
+        text = read_text(name)
         try:
-            with opener(path, "rt", encoding="utf-8") as f:
-                return json.load(f), str(path)
-        except FileNotFoundError:
-            raise FileNotFoundError(f"{what} file not found: {path}") from None
+            return json.loads(text), name
         except json.JSONDecodeError as err:
-            raise ValueError(f"{path}: not valid JSON ({err})") from None
-        except UnicodeDecodeError as err:
-            raise ValueError(f"{path}: not UTF-8 text ({err})") from None
+            raise ValueError(
+                f"{name}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})"
+            ) from None
     return obj, f"the {what}"
 
 

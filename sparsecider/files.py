@@ -57,7 +57,8 @@ class Captions:
         return self.kind == "text"
 
 
-def _read_text(path: str) -> str:
+def read_text(path: str) -> str:
+    """A file's text (``-``: stdin; ``.gz``: decompressed), strictly UTF-8."""
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
@@ -149,7 +150,7 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
     """References of every image from one file, or from aligned text files."""
     if not paths:
         raise CaptionFileError("no references given (-r FILE)")
-    texts = [_read_text(p) for p in paths]
+    texts = [read_text(p) for p in paths]
     names = ["<stdin>" if p == "-" else p for p in paths]
     detected = [_detect(t, n, fmt) for t, n in zip(texts, names, strict=True)]
     if len(paths) > 1:
@@ -214,7 +215,7 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
 
 def read_candidates(path: str, fmt: str = "auto") -> Captions:
     """One candidate caption per image (a duplicate image is an error)."""
-    text = _read_text(path)
+    text = read_text(path)
     name = "<stdin>" if path == "-" else path
     kind, data = _detect(text, name, fmt)
     if kind == "text":

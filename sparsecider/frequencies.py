@@ -431,10 +431,8 @@ class DocumentFrequencies:
         for k in range(1, n + 1):
             texts, values = by_order.get(k, ([], []))
             tokens = split_whitespace(texts)
-            order_keys = np.empty(0, dtype=np.uint64)
-            for j, (kk, _) in enumerate(ngram_keys(tokens.hashes, tokens.lengths, k), start=1):
-                if j == k:
-                    order_keys = kk
+            # every text has exactly k tokens: its only k-gram is the last order's key
+            *_, (order_keys, _) = ngram_keys(tokens.hashes, tokens.lengths, k)
             uniq, inverse = np.unique(order_keys, return_inverse=True)
             keys.append(uniq)
             counts.append(np.bincount(inverse, weights=np.asarray(values, dtype=np.float64)))

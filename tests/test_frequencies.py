@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import pickle
+import warnings
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
@@ -61,21 +63,12 @@ def test_precomputed_from_the_same_references_equals_corpus_mode(corpus):
         )
 
 
+@contextlib.contextmanager
 def _quiet():
-    import warnings
-
-    ctx = warnings.catch_warnings()
-    ctx.__enter__()
-    warnings.simplefilter("ignore", UserWarning)
-
-    class _Exit:
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            ctx.__exit__(*exc)
-
-    return _Exit()
+    """Silence the single-image warning of tiny random corpora."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        yield
 
 
 def test_single_images_score_as_inside_their_corpus(shared_data):
