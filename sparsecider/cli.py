@@ -17,16 +17,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
 
 from . import __version__
 from .demo import PUBLISHED_CIDER_D, load_demo
-from .files import FORMATS, CaptionFileError, align, read_candidates, read_references
+from .files import (
+    FORMATS,
+    CaptionFileError,
+    align,
+    atomic_write,
+    read_candidates,
+    read_references,
+)
 from .frequencies import DocumentFrequencies
 from .result import with_extra
 from .scoring import cider, cider_d
@@ -48,23 +53,6 @@ def _progress(items: list, desc: str) -> Iterable:
     except ImportError:
         return items
     return tqdm(items, desc=desc, file=sys.stderr, leave=False)
-
-
-def _atomic_write(path: str, write) -> None:
-    """``write(temporary_path)`` in the target's folder, renamed when complete:
-    an error leaves no partial output."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        write(Path(tmp))
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual mode
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # ---- sparsecider score -----------------------------------------------------------
@@ -93,9 +81,12 @@ def _score_one(args, df, references, cand_path: str) -> dict:
     read_s = time.perf_counter() - start
     start = time.perf_counter()
     if args.metric == "cider":
-        result = cider(cands, refs, n=args.n, df=df, tokenizer=args.tokenizer)
+        result = cider(cands, refs, n=args.n, df=df, tokenizer=args.tokenizer, n_jobs=args.n_jobs)
     else:
-        result = cider_d(cands, refs, n=args.n, sigma=args.sigma, df=df, tokenizer=args.tokenizer)
+        result = cider_d(
+            cands, refs, n=args.n, sigma=args.sigma, df=df, tokenizer=args.tokenizer,
+            n_jobs=args.n_jobs,
+        )  # fmt: skip
     entry = {
         "candidates": candidates.source,
         "metric": result.metric,
@@ -183,7 +174,7 @@ def _cmd_score(args) -> int:
                             row["system"] = system["entry"]["candidates"]
                         f.write((json.dumps(row) + "\n").encode("utf-8"))
 
-        _atomic_write(args.per_image, write)
+        atomic_write(args.per_image, write)
     entries = [s["entry"] for s in systems]
     if args.format == "text":
         for entry in entries:
@@ -215,7 +206,7 @@ def _cmd_score(args) -> int:
 
 
 def _save_df(df: DocumentFrequencies, path: str) -> None:
-    _atomic_write(path, df.save)
+    atomic_write(path, df.save)
 
 
 def _describe_df(df: DocumentFrequencies, path: str | None = None) -> dict:
@@ -245,6 +236,49 @@ def _cmd_df(args) -> int:
         df = DocumentFrequencies.from_pickle(args.legacy, n_images=args.n_images)
         _save_df(df, args.output)
         print(json.dumps(_describe_df(df, args.output), indent=2))
+    return 0
+
+
+# ---- sparsecider stream ----------------------------------------------------------
+
+
+def _cmd_stream(args) -> int:
+    from . import stream
+
+    df = _load_df(args.df)
+    options = dict(
+        n=args.n, df=df, tokenizer=args.tokenizer, chunk_size=args.chunk_size,
+        n_jobs=args.n_jobs, output=args.output, progress=args.progress,
+    )  # fmt: skip
+    if args.fit_only:
+        if df != "corpus":
+            raise UsageError("--fit-only fits document frequencies; it takes no --df FILE")
+        start = time.perf_counter()
+        fitted = stream.fit_df(
+            args.records, n=args.n, tokenizer=args.tokenizer, chunk_size=args.chunk_size,
+            n_jobs=args.n_jobs, progress=args.progress,
+        )  # fmt: skip
+        _save_df(fitted, args.output)
+        summary = _describe_df(fitted, args.output)
+        summary["seconds"] = round(time.perf_counter() - start, 3)
+        print(json.dumps(summary, indent=2))
+        return 0
+    start = time.perf_counter()
+    if args.metric == "cider":
+        result = stream.cider(args.records, **options)
+    else:
+        result = stream.cider_d(args.records, sigma=args.sigma, **options)
+    seconds = time.perf_counter() - start
+    print(json.dumps({
+        "metric": result.metric,
+        "score": result.score,
+        "signature": result.signature,
+        "n_images": result.n_images,
+        "n_candidates": result.n_candidates,
+        "output": args.output,
+        "seconds": round(seconds, 3),
+        "images_per_second": round(result.n_images / seconds, 1) if seconds > 0 else None,
+    }, indent=2))  # fmt: skip
     return 0
 
 
@@ -330,6 +364,30 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--paired", action="store_true",
                        help="paired significance of each system against the first")  # fmt: skip
 
+    score.add_argument("--n-jobs", type=int, default=1, help="threads (-1: one per CPU)")
+
+    st = sub.add_parser(
+        "stream",
+        help="score JSON-lines records too large for memory, a chunk at a time",
+        description='Each line: {"id": ..., "candidate": str or [str, ...], '
+        '"references": [str, ...]}.  Document frequencies are fitted in a first pass '
+        "(unless --df FILE), then chunks are scored and one JSON line per image is written "
+        "to OUT.  Results equal 'sparsecider score' on the same data, bit for bit.",
+    )
+    st.add_argument("records", nargs="+", metavar="RECORDS.jsonl[.gz]")
+    st.add_argument("-o", "--output", required=True, metavar="OUT",
+                    help="per-image scores (JSON lines); with --fit-only, the df file")  # fmt: skip
+    st.add_argument("--metric", choices=["cider-d", "cider"], default="cider-d")
+    st.add_argument("--tokenizer", choices=["ptb", "whitespace"], default="ptb")
+    st.add_argument("--df", default="corpus", metavar="corpus|FILE")
+    st.add_argument("--n", type=_positive_int, default=4)
+    st.add_argument("--sigma", type=float, default=6.0)
+    st.add_argument("--chunk-size", type=_positive_int, default=20_000, help="images per chunk")
+    st.add_argument("--n-jobs", type=int, default=1, help="threads (-1: one per CPU)")
+    st.add_argument("--fit-only", action="store_true",
+                    help="only fit the document frequencies and save them to OUT")  # fmt: skip
+    st.add_argument("--progress", action="store_true", help="progress bars (needs tqdm)")
+
     df = sub.add_parser("df", help="document frequencies: fit, info, convert")
     df_sub = df.add_subparsers(dest="df_command", required=True)
     fit = df_sub.add_parser("fit", help="fit on references and save")
@@ -362,6 +420,10 @@ def main(argv: list[str] | None = None) -> int:
             return _cmd_score(args)
         if args.command == "df":
             return _cmd_df(args)
+        if args.command == "stream":
+            if not args.sigma > 0:
+                raise UsageError(f"--sigma must be > 0, got {args.sigma}")
+            return _cmd_stream(args)
     except (UsageError, CaptionFileError, ValueError, TypeError, OSError) as err:
         print(f"sparsecider: error: {err}", file=sys.stderr)
         return 1

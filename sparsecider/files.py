@@ -24,18 +24,37 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import sys
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from .inputs import describe_keys
 
-__all__ = ["CaptionFileError", "Captions", "read_candidates", "read_references"]
+__all__ = [
+    "CaptionFileError",
+    "Captions",
+    "atomic_write",
+    "read_candidates",
+    "read_references",
+]
 
 FORMATS = ("auto", "coco", "jsonl", "text")
 
 
 class CaptionFileError(ValueError):
-    """A caption file cannot be used; the message says where and why."""
+    """A caption file cannot be used; the message says where and why.
+
+    A subclass of ``ValueError``.
+
+    Examples
+    --------
+    >>> read_references([])
+    Traceback (most recent call last):
+    ...
+    sparsecider.files.CaptionFileError: no references given (-r FILE)
+    """
 
 
 @dataclass
@@ -45,6 +64,23 @@ class Captions:
     ``ids`` are image ids (for text files: the 1-based line numbers),
     ``captions[i]`` the captions of image ``ids[i]``; ``kind`` is the
     detected format (``coco-annotations``, ``coco-results``, ``jsonl``, ``text``).
+
+    Attributes
+    ----------
+    ids : list
+        Image ids, in file order.
+    captions : list of list of str
+        The captions of each image (one each for candidates).
+    kind : str
+        The detected format.
+    source : str
+        The file name(s), for messages.
+
+    Examples
+    --------
+    >>> c = Captions(ids=[1, 2], captions=[["a dog"], ["a bus"]], kind="text", source="c.txt")
+    >>> c.by_line, Captions([7], [["a cat"]], "jsonl", "c.jsonl").by_line
+    (True, False)
     """
 
     ids: list
@@ -54,11 +90,44 @@ class Captions:
 
     @property
     def by_line(self) -> bool:
+        """True for plain text, whose images are aligned by line number, not by id.
+
+        Examples
+        --------
+        >>> Captions([1], [["a dog"]], "text", "c.txt").by_line
+        True
+        """
         return self.kind == "text"
 
 
 def read_text(path: str) -> str:
-    """A file's text (``-``: stdin; ``.gz``: decompressed), strictly UTF-8."""
+    """A file's text (``-``: stdin; ``.gz``: decompressed), strictly UTF-8.
+
+    Parameters
+    ----------
+    path : str
+        A file name, or ``-`` for standard input.
+
+    Returns
+    -------
+    str
+        The decoded text (a leading byte order mark removed).
+
+    Raises
+    ------
+    CaptionFileError
+        No such file, a directory, unreadable, or not UTF-8 (naming the line).
+
+    Examples
+    --------
+    >>> import gzip, os, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "caps.txt.gz")
+    ...     with gzip.open(path, "wt", encoding="utf-8") as f:
+    ...         _ = f.write("a dog\\nthe dog\\n")
+    ...     read_text(path)
+    'a dog\\nthe dog\\n'
+    """
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
@@ -82,6 +151,52 @@ def read_text(path: str) -> str:
             f"{name}:{line}: not UTF-8 text (byte {data[err.start : err.start + 1]!r} at offset "
             f"{err.start}); convert the file to UTF-8"
         ) from None
+
+
+def atomic_write(path: str, write) -> None:
+    """``write(temporary_path)`` in the target's folder, renamed when complete:
+    an error leaves no partial output.
+
+    Parameters
+    ----------
+    path : str
+        The output file; replaced only when ``write`` returns.
+    write : callable
+        Called with the temporary file's ``pathlib.Path``; writes the output there.
+
+    Raises
+    ------
+    Exception
+        Whatever ``write`` raises, after the temporary file is removed.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> def broken(tmp_path):
+    ...     tmp_path.write_text("half")
+    ...     raise RuntimeError("interrupted")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     out = os.path.join(folder, "scores.txt")
+    ...     atomic_write(out, lambda tmp_path: tmp_path.write_text("6.5\\n"))
+    ...     try:
+    ...         atomic_write(out, broken)
+    ...     except RuntimeError:
+    ...         pass
+    ...     print(repr(open(out).read()), os.listdir(folder))  # the first output, intact
+    '6.5\\n' ['scores.txt']
+    """
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        write(Path(tmp))
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual mode
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _lines(text: str) -> list[str]:
@@ -147,7 +262,39 @@ def _jsonl_rows(text: str, name: str) -> list[tuple[int, dict]]:
 
 
 def read_references(paths: list[str], fmt: str = "auto") -> Captions:
-    """References of every image from one file, or from aligned text files."""
+    """References of every image from one file, or from aligned text files.
+
+    Parameters
+    ----------
+    paths : list of str
+        One file (any format; for text, an image's references separated by
+        tabs on its line), or several aligned text files, one reference of
+        each image per file.  ``-`` is standard input.
+    fmt : {"auto", "coco", "jsonl", "text"}, default "auto"
+        The format; ``"auto"`` detects it from the content.
+
+    Returns
+    -------
+    Captions
+        ``kind`` is ``"coco-annotations"``, ``"jsonl"`` or ``"text"``.
+
+    Raises
+    ------
+    CaptionFileError
+        No file, an unreadable or malformed file, an empty caption, aligned
+        files of different lengths, or an annotation for an unknown image.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "refs.txt")
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         _ = f.write("a dog runs\\tthe dog runs\\na red bus\\n")
+    ...     refs = read_references([path])
+    >>> refs.ids, refs.captions, refs.kind
+    ([1, 2], [['a dog runs', 'the dog runs'], ['a red bus']], 'text')
+    """
     if not paths:
         raise CaptionFileError("no references given (-r FILE)")
     texts = [read_text(p) for p in paths]
@@ -214,7 +361,40 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
 
 
 def read_candidates(path: str, fmt: str = "auto") -> Captions:
-    """One candidate caption per image (a duplicate image is an error)."""
+    """One candidate caption per image (a duplicate image is an error).
+
+    Parameters
+    ----------
+    path : str
+        A COCO results file, JSON lines or plain text (one caption per
+        line); ``-`` is standard input.
+    fmt : {"auto", "coco", "jsonl", "text"}, default "auto"
+        The format; ``"auto"`` detects it from the content.
+
+    Returns
+    -------
+    Captions
+        One caption per image; ``kind`` is ``"coco-results"``, ``"jsonl"``
+        or ``"text"``.
+
+    Raises
+    ------
+    CaptionFileError
+        An unreadable or malformed file, an entry without id or caption, an
+        empty caption, or a second caption for an image.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "results.json")
+    ...     results = [{"image_id": 7, "caption": "a dog"}, {"image_id": 3, "caption": "a bus"}]
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         json.dump(results, f)
+    ...     cands = read_candidates(path)
+    >>> cands.ids, cands.captions, cands.kind
+    ([7, 3], [['a dog'], ['a bus']], 'coco-results')
+    """
     text = read_text(path)
     name = "<stdin>" if path == "-" else path
     kind, data = _detect(text, name, fmt)
@@ -263,6 +443,19 @@ def align(
     candidate are an error too, except for a COCO annotation file, where (as
     ``COCOEvalCap``) only the images of the results are scored and
     ``unscored`` counts the others.
+
+    Raises
+    ------
+    CaptionFileError
+        Text against ids, text files of different lengths, or ids that do
+        not match (as above).
+
+    Examples
+    --------
+    >>> refs = Captions([1, 2, 3], [["a dog"], ["a bus"], ["a cat"]], "coco-annotations", "r")
+    >>> cands = Captions([3, 1], [["one cat"], ["one dog"]], "coco-results", "c")
+    >>> align(refs, cands)  # image order of the annotations; image 2 unscored
+    ([1, 3], ['one dog', 'one cat'], [['a dog'], ['a cat']], 1)
     """
     if references.by_line != candidates.by_line:
         raise CaptionFileError(

@@ -183,10 +183,8 @@ class DocumentFrequencies:
         for order_keys, indptr in ngram_keys(tokens.hashes, tokens.lengths, n):
             column_keys, (cols,) = columns_for_keys(order_keys)
             matrix = count_matrix(cols, indptr, column_keys.shape[0])
-            df = image_document_frequency(matrix, reference_offsets)
-            order = np.argsort(column_keys)
-            keys.append(column_keys[order])
-            counts.append(df[order])
+            keys.append(column_keys)  # increasing: columns follow key order
+            counts.append(image_document_frequency(matrix, reference_offsets))
         return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source="references")
 
     # ---- queries -------------------------------------------------------------
@@ -211,15 +209,7 @@ class DocumentFrequencies:
         out = np.zeros(keys.shape[0], dtype=np.float64)
         if table.size == 0 or keys.size == 0:
             return out
-        # sorted queries walk the table once instead of one cold binary
-        # search each (numpy reuses the previous position for sorted keys)
-        order = np.argsort(keys)
-        sorted_keys = keys[order]
-        pos = np.searchsorted(table, sorted_keys)
-        pos[pos == table.size] = 0
-        hit = table[pos] == sorted_keys
-        out[order[hit]] = counts[pos[hit]]
-        return out
+        return lookup_sorted(table, counts, keys, out)
 
     def keys(self, order: int) -> np.ndarray:
         """The (read-only, sorted) n-gram keys of one order."""
@@ -293,11 +283,11 @@ class DocumentFrequencies:
             )
         keys, counts = [], []
         for k in range(self.n):
-            both = np.concatenate((self._keys[k], other._keys[k]))
-            merged, inverse = np.unique(both, return_inverse=True)
-            weights = np.concatenate((self._counts[k], other._counts[k])).astype(np.float64)
-            keys.append(merged)
-            counts.append(np.bincount(inverse, weights=weights, minlength=merged.shape[0]))
+            merged_keys, merged_counts = merge_sorted(
+                (self._keys[k], other._keys[k]), (self._counts[k], other._counts[k])
+            )
+            keys.append(merged_keys)
+            counts.append(merged_counts)
         return DocumentFrequencies(
             keys, counts, n_images=self.n_images + other.n_images, tokenizer=self.tokenizer,
             source="merged",
@@ -437,6 +427,50 @@ class DocumentFrequencies:
             keys.append(uniq)
             counts.append(np.bincount(inverse, weights=np.asarray(values, dtype=np.float64)))
         return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source=source)
+
+
+def merge_sorted(
+    keys: Sequence[np.ndarray], counts: Sequence[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Union of several strictly increasing key arrays, with the counts of equal keys summed.
+
+    A stable sort of the concatenation finds the sorted runs and merges them
+    (timsort), so the cost is O(total log number-of-arrays), not a full sort.
+    """
+    both = np.concatenate(keys)
+    order = np.argsort(both, kind="stable")
+    both = both[order]
+    summed = np.concatenate(counts).astype(np.uint64)[order]
+    if both.shape[0] == 0:
+        return both, summed
+    starts = np.flatnonzero(np.concatenate(([True], both[1:] != both[:-1])))
+    return both[starts], np.add.reduceat(summed, starts)
+
+
+def lookup_sorted(
+    table: np.ndarray, counts: np.ndarray, keys: np.ndarray, out: np.ndarray
+) -> np.ndarray:
+    """Add ``counts[j]`` to ``out[i]`` wherever ``keys[i] == table[j]``.
+
+    Preconditions: ``table`` strictly increasing, ``out`` as long as ``keys``.
+    Sorted queries walk the table once instead of one cold binary search each
+    (numpy reuses the previous position for sorted keys); increasing ``keys``
+    (the columns of :func:`sparsecider.ngrams.factorize`) skip the sort.
+    Cost: O(len(keys) log len(table)), plus a sort of unsorted ``keys``.
+    """
+    if table.size == 0 or keys.size == 0:
+        return out
+    if keys.shape[0] > 1 and not (keys[1:] > keys[:-1]).all():
+        order = np.argsort(keys)
+        keys = keys[order]
+    else:
+        order = None
+    pos = np.searchsorted(table, keys)
+    pos[pos == table.size] = 0
+    hit = table[pos] == keys
+    where = np.flatnonzero(hit) if order is None else order[hit]
+    out[where] += counts[pos[hit]]
+    return out
 
 
 def _rebuild(keys, counts, n_images, tokenizer, source) -> DocumentFrequencies:

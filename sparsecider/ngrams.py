@@ -35,8 +35,9 @@ def factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     stay in cache.  Preconditions: the keys are well mixed in their low bits
     (true of the hashes of :mod:`.hashing`).  Cost: O(len(keys)) expected, in
     a few passes (the number of passes is the longest probe sequence, which
-    stays small at load <= 0.5); exact: keys are compared in full.  Codes are
-    in order of first claim, not sorted.
+    stays small at load <= 0.5), plus a sort of the distinct keys; exact: keys
+    are compared in full.  Codes follow the order of the keys: ``uniques`` is
+    strictly increasing.
 
     Returns
     -------
@@ -72,10 +73,15 @@ def _factorize_sized(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarra
         slot_of[pending[found]] = slot[found]
         pending = pending[~found]
         slot = (slot[~found] + 1) & (size - 1)
-    occupied = owner != -1
-    code_of_slot = np.cumsum(occupied, dtype=index_dtype)
-    code_of_slot -= 1
-    return code_of_slot[slot_of].astype(np.int64), keys[owner[occupied]]
+    # number the distinct keys in increasing key order: column order (and so
+    # the order of every row sum) is then the same whatever else is in the
+    # corpus, which makes chunked and parallel scoring bit-identical
+    occupied = np.flatnonzero(owner != -1)
+    uniques = keys[owner[occupied]]
+    order = np.argsort(uniques)
+    code_of_slot = np.empty(size, dtype=index_dtype)
+    code_of_slot[occupied[order]] = np.arange(order.shape[0], dtype=index_dtype)
+    return code_of_slot[slot_of].astype(np.int64), uniques[order]
 
 
 def columns_for_keys(*key_arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
