@@ -18,11 +18,23 @@ callable
     Any function taking the list of captions and returning one list of token
     strings per caption, in order.  Tokens must be non-empty and contain no
     whitespace.
+
+``TokenizerLike`` is the type of such an argument: one of the names, or a callable.
+
+Examples
+--------
+>>> def letters(captions):  # a custom tokenizer: one token per letter
+...     return [[ch for ch in c if ch.isalpha()] for c in captions]
+>>> for tokenizer in ("ptb", "whitespace", letters):
+...     print(tokenizer_name(tokenizer), tokenize(["A dog."], tokenizer).lengths.tolist())
+ptb [2]
+whitespace [2]
+custom:letters [4]
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,9 +45,11 @@ from .ptb import ptb_tokenize
 __all__ = [
     "TokenizerLike",
     "Tokens",
+    "lookahead_captions",
     "resolve_tokenizer",
     "split_whitespace",
     "tokenize",
+    "tokenize_slice",
     "tokenizer_name",
 ]
 
@@ -56,7 +70,19 @@ class Tokens:
     Attributes
     ----------
     hashes : ndarray of uint64, shape (n_tokens,)
+        One 64-bit hash per token (:mod:`sparsecider.hashing`): equal tokens,
+        equal hashes.
     lengths : ndarray of int64, shape (n_captions,)
+        Tokens per caption; ``hashes`` holds the first caption's tokens, then
+        the second's, and so on.
+
+    Examples
+    --------
+    >>> t = tokenize(["a dog", "", "a cat"])
+    >>> t.lengths.tolist(), t.hashes.shape
+    ([2, 0, 2], (4,))
+    >>> bool(t.hashes[0] == t.hashes[2]), bool(t.hashes[1] == t.hashes[3])  # "a", "a"; "dog", "cat"
+    (True, False)
     """
 
     hashes: np.ndarray
@@ -69,6 +95,15 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
     Preconditions: every item is a ``str``.  Cost: one join and one encode of
     the corpus text, then vectorised passes over its code points; no Python
     object per token.
+
+    Parameters
+    ----------
+    captions : sequence of str
+
+    Returns
+    -------
+    Tokens
+        ``lengths[i] == len(captions[i].split())``.
 
     Examples
     --------
@@ -95,7 +130,33 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
 def resolve_tokenizer(
     tokenizer: TokenizerLike,
 ) -> Callable[[list[str]], Sequence[Sequence[str]]] | None:
-    """Check a tokenizer argument; return the callable (None for the built-ins)."""
+    """Check a tokenizer argument; return the callable (None for the built-ins).
+
+    Parameters
+    ----------
+    tokenizer : {"ptb", "whitespace"} or callable
+
+    Returns
+    -------
+    callable or None
+        The callable itself, or None for a built-in name.
+
+    Raises
+    ------
+    ValueError
+        An unknown name.
+    TypeError
+        Neither a string nor a callable.
+
+    Examples
+    --------
+    >>> resolve_tokenizer("ptb") is None, resolve_tokenizer(str.split) is str.split
+    (True, True)
+    >>> resolve_tokenizer("spacy")
+    Traceback (most recent call last):
+    ...
+    ValueError: tokenizer='spacy' is not known; use 'ptb' (raw text, as pycocoevalcap), ...
+    """
     if isinstance(tokenizer, str):
         if tokenizer in _BUILTIN:
             return None
@@ -113,7 +174,21 @@ def resolve_tokenizer(
 
 
 def tokenizer_name(tokenizer: TokenizerLike) -> str:
-    """The name used in signatures: the built-in name, or ``custom:<qualname>``."""
+    """The name used in signatures: the built-in name, or ``custom:<qualname>``.
+
+    Parameters
+    ----------
+    tokenizer : {"ptb", "whitespace"} or callable
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> tokenizer_name("whitespace"), tokenizer_name(str.split)
+    ('whitespace', 'custom:str.split')
+    """
     if isinstance(tokenizer, str):
         return tokenizer
     return "custom:" + getattr(tokenizer, "__qualname__", type(tokenizer).__name__)
@@ -122,11 +197,34 @@ def tokenizer_name(tokenizer: TokenizerLike) -> str:
 def tokenize(captions: list[str], tokenizer: TokenizerLike = "whitespace") -> Tokens:
     """Tokenize and hash a list of captions as one sequence.
 
+    Parameters
+    ----------
+    captions : list of str
+    tokenizer : {"ptb", "whitespace"} or callable, default "whitespace"
+        See the module's description.
+
+    Returns
+    -------
+    Tokens
+
     Raises
     ------
     TypeError, ValueError
         If a custom tokenizer returns the wrong number of captions, or
         something other than lists of non-empty, whitespace-free strings.
+
+    Examples
+    --------
+    "ptb" splits off the clitic and drops the period (``a dog 's toy``);
+    "whitespace" keeps ``dog's`` and ``toy.`` whole:
+
+    >>> captions = ["A dog's toy."]
+    >>> tokenize(captions, "ptb").lengths.tolist(), tokenize(captions).lengths.tolist()
+    ([4], [3])
+    >>> tokenize(["a b"], lambda captions: [["a b"]])
+    Traceback (most recent call last):
+    ...
+    ValueError: the tokenizer's output [0] = ['a b'] holds an empty token or one with ...
     """
     fn = resolve_tokenizer(tokenizer)
     if tokenizer == "ptb":
@@ -165,3 +263,98 @@ def tokenize(captions: list[str], tokenizer: TokenizerLike = "whitespace") -> To
             "or one with whitespace inside; tokens must be non-empty and whitespace-free"
         )
     return tokens
+
+
+# How far past a slice of captions the PTB lexer may need to read (see
+# :func:`lookahead_captions`).
+LOOKAHEAD_NONBLANK = 2
+LOOKAHEAD_CHARS = 256
+
+
+def lookahead_captions(following: Iterable[str]) -> list[str]:
+    """The captions after a slice that decide how the slice's last captions tokenize.
+
+    The PTB lexer looks past the end of a caption (trailing context: a blank
+    run, then a capitalised word and one more character, or two characters),
+    so a caption's tokens may depend on the next non-blank caption (SPEC.md,
+    section 4).  This takes captions from ``following`` until it holds
+    ``LOOKAHEAD_NONBLANK`` (2) captions with non-blank text and at least
+    ``LOOKAHEAD_CHARS`` (256) characters, or ``following`` runs out: far more
+    than any trailing context of the lexer reaches, except an SGML tag with
+    quoted attribute values spanning captions over 256 characters.  Cost:
+    O(length of the captions taken).
+
+    Parameters
+    ----------
+    following : iterable of str
+        The captions after the slice, in order.
+
+    Returns
+    -------
+    list of str
+        The first captions of ``following`` (all of them if it is short).
+
+    Examples
+    --------
+    >>> lookahead_captions(["A dog.", "", "The cat."])  # fewer than 256 characters: all
+    ['A dog.', '', 'The cat.']
+    >>> [len(c) for c in lookahead_captions(["x" * 300, "y", "z", "w"])]  # 2 non-blank, 301 chars
+    [300, 1]
+    """
+    taken: list[str] = []
+    nonblank = chars = 0
+    for caption in following:
+        taken.append(caption)
+        chars += len(caption)
+        nonblank += not caption.isspace() and caption != ""
+        if nonblank >= LOOKAHEAD_NONBLANK and chars >= LOOKAHEAD_CHARS:
+            break
+    return taken
+
+
+def tokenize_slice(
+    captions: list[str], tokenizer: TokenizerLike, following: Iterable[str] = ()
+) -> Tokens:
+    """Tokenize a slice of a longer sequence of captions as the whole sequence would.
+
+    ``following``: the captions after the slice, in order (an iterator is
+    read only as far as :func:`lookahead_captions` needs, and only for the
+    ``"ptb"`` tokenizer, whose output can depend on them; the others
+    tokenize each caption on its own).  So slices tokenized one by one (in
+    chunks, threads or cluster partitions) give exactly the tokens of the
+    whole sequence tokenized at once.
+
+    Parameters
+    ----------
+    captions : list of str
+        The slice.
+    tokenizer : {"ptb", "whitespace"} or callable
+    following : iterable of str, default ()
+        The captions after the slice.
+
+    Returns
+    -------
+    Tokens
+        Of ``captions`` only.
+
+    Examples
+    --------
+    "He reads K." loses its period only when the next caption begins with
+    a capitalised word (see :func:`sparsecider.ptb_tokenize`):
+
+    >>> whole = tokenize(["He reads K.", "A dog."], "ptb")
+    >>> alone = tokenize(["He reads K."], "ptb")
+    >>> part = tokenize_slice(["He reads K."], "ptb", ["A dog."])
+    >>> bool(np.array_equal(part.hashes, whole.hashes[:3]))
+    True
+    >>> bool(np.array_equal(part.hashes, alone.hashes))  # "k" against "k."
+    False
+    """
+    if tokenizer != "ptb":
+        return tokenize(captions, tokenizer)
+    extra = lookahead_captions(following)
+    if not extra:
+        return tokenize(captions, tokenizer)
+    tokens = tokenize(captions + extra, tokenizer)
+    lengths = tokens.lengths[: len(captions)]
+    return Tokens(tokens.hashes[: int(lengths.sum())], lengths)
