@@ -21,10 +21,44 @@ __all__ = ["CaptionSet", "load_annotations", "load_results"]
 class CaptionSet:
     """Captions keyed by image, in a fixed image order (like pycocotools' ``COCO``).
 
+    Usually made by :func:`load_annotations` or :func:`load_results`.
+
+    Parameters
+    ----------
+    image_ids : list
+        The images, in order; each gets an entry in ``imgToAnns``, with or
+        without captions.
+    anns : list of dict
+        ``{"image_id", "caption", ...}`` dicts, kept as they are, each
+        appended to its image's list in input order.
+    source : str
+        Where the captions come from (a path, or a description), for messages.
+
     Attributes
     ----------
     imgToAnns : dict
         Image id -> list of ``{"image_id", "caption", ...}`` dicts.
+    source : str
+        As given.
+
+    Raises
+    ------
+    ValueError
+        An entry without ``image_id`` or ``caption``, a caption that is not
+        a string, or an image id absent from ``image_ids``.
+
+    Examples
+    --------
+    >>> anns = [{"image_id": 2, "caption": "a bus"}, {"image_id": 1, "caption": "a dog"}]
+    >>> cs = CaptionSet([1, 2, 3], anns, "example")
+    >>> cs.getImgIds()
+    [1, 2, 3]
+    >>> cs.imgToAnns[1], cs.imgToAnns[3]
+    ([{'image_id': 1, 'caption': 'a dog'}], [])
+    >>> CaptionSet([1], anns, "example")
+    Traceback (most recent call last):
+    ...
+    ValueError: example: entry 0 names image 2, which is not in the file's 'images' list
     """
 
     def __init__(self, image_ids: list, anns: list[dict], source: str) -> None:
@@ -49,6 +83,18 @@ class CaptionSet:
             self.imgToAnns[ann["image_id"]].append(ann)
 
     def getImgIds(self) -> list:
+        """The image ids, in order (as pycocotools' ``COCO.getImgIds()``).
+
+        Returns
+        -------
+        list
+            A new list, so changing it leaves the set unchanged.
+
+        Examples
+        --------
+        >>> CaptionSet(["b", "a"], [], "example").getImgIds()
+        ['b', 'a']
+        """
         return list(self.imgToAnns)
 
 
@@ -72,6 +118,43 @@ def load_annotations(obj: object) -> CaptionSet:
 
     ``obj``: a path (``.gz`` allowed), the parsed dict, a :class:`CaptionSet`
     or a pycocotools ``COCO`` object (returned as is).
+
+    Parameters
+    ----------
+    obj : str, os.PathLike, dict, CaptionSet or pycocotools ``COCO``
+        The annotations.  A path is read as the command line reads files
+        (strict UTF-8, ``.gz`` decompressed).
+
+    Returns
+    -------
+    CaptionSet
+        Images in the order of the file's ``images`` list, each with its
+        annotations (images without any keep an empty list).
+
+    Raises
+    ------
+    ValueError
+        No ``images`` or ``annotations``, an image without ``id``, malformed
+        JSON, or a bad annotation (see :class:`CaptionSet`).  A file that
+        cannot be read raises :class:`sparsecider.files.CaptionFileError`,
+        a ``ValueError``.
+
+    Examples
+    --------
+    >>> data = {
+    ...     "images": [{"id": 1}, {"id": 2}],
+    ...     "annotations": [
+    ...         {"id": 10, "image_id": 1, "caption": "a dog"},
+    ...         {"id": 11, "image_id": 1, "caption": "the dog"},
+    ...     ],
+    ... }
+    >>> anns = load_annotations(data)
+    >>> anns.getImgIds()
+    [1, 2]
+    >>> [a["caption"] for a in anns.imgToAnns[1]], anns.imgToAnns[2]
+    (['a dog', 'the dog'], [])
+    >>> load_annotations(anns) is anns
+    True
     """
     if hasattr(obj, "imgToAnns") and hasattr(obj, "getImgIds"):
         return obj  # type: ignore[return-value]
@@ -92,6 +175,40 @@ def load_results(obj: object, annotations: CaptionSet) -> CaptionSet:
     Images follow the annotation file's order, restricted to those with
     results (as pycocotools' ``loadRes``).  A result for an image absent from
     the annotations is an error listing the ids.
+
+    Parameters
+    ----------
+    obj : str, os.PathLike, list, dict, CaptionSet or pycocotools ``COCO``
+        The results: a path, the parsed list, a dict holding it under
+        ``annotations``, or an object already loaded (returned as is).
+    annotations : CaptionSet
+        The annotations the results are for (from :func:`load_annotations`).
+
+    Returns
+    -------
+    CaptionSet
+        The images that have results, in the annotations' order.
+
+    Raises
+    ------
+    ValueError
+        Not a list, an entry without ``image_id``, a result for an image the
+        annotations do not have, or a bad entry (see :class:`CaptionSet`).
+        A file that cannot be read raises
+        :class:`sparsecider.files.CaptionFileError`, a ``ValueError``.
+
+    Examples
+    --------
+    >>> anns = load_annotations({"images": [{"id": 1}, {"id": 2}, {"id": 3}], "annotations": []})
+    >>> res = load_results(
+    ...     [{"image_id": 3, "caption": "a cat"}, {"image_id": 1, "caption": "a dog"}], anns
+    ... )
+    >>> res.getImgIds()
+    [1, 3]
+    >>> load_results([{"image_id": 4, "caption": "a bus"}], anns)
+    Traceback (most recent call last):
+    ...
+    ValueError: the results: 1 result image id(s) are not in the annotations: [4]
     """
     if hasattr(obj, "imgToAnns") and hasattr(obj, "getImgIds"):
         return obj  # type: ignore[return-value]

@@ -58,7 +58,25 @@ class Cider:
     test, refs : ignored
         Accepted for signature compatibility, as in pycocoevalcap.
     n : int, default 4
+        Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
+        Width of the Gaussian length penalty.
+
+    See Also
+    --------
+    sparsecider.cider_d : The function doing the work, with more options.
+
+    Examples
+    --------
+    A candidate identical to its image's only reference scores the maximum,
+    10 (every order's cosine is 1, no length penalty); one sharing no word
+    with its references scores 0:
+
+    >>> gts = {"a": ["a dog runs fast"], "b": ["the red bus stops"]}
+    >>> res = {"a": ["a dog runs fast"], "b": ["one green tram"]}
+    >>> score, scores = Cider().compute_score(gts, res)
+    >>> float(score), scores.tolist()
+    (5.0, [10.0, 0.0])
     """
 
     _name = "CIDEr"
@@ -90,6 +108,28 @@ class Cider:
             Corpus CIDEr-D.
         scores : ndarray of shape (len(gts),)
             Per-image scores in the order of ``gts``'s keys.
+
+        Raises
+        ------
+        TypeError
+            ``gts`` or ``res`` is not a dict, or an entry of ``res`` is not a list.
+        ValueError
+            The two dicts have different image ids, or an entry of ``res``
+            does not hold exactly one caption.
+
+        Examples
+        --------
+        Scores follow the order of ``gts``, whatever the order of ``res``:
+
+        >>> gts = {2: ["the red bus stops"], 1: ["a dog runs fast"]}
+        >>> res = {1: ["a dog runs fast"], 2: ["a cat"]}
+        >>> score, scores = Cider().compute_score(gts, res)
+        >>> scores.tolist()
+        [0.0, 10.0]
+        >>> Cider().compute_score(gts, {1: ["a dog runs fast"]})
+        Traceback (most recent call last):
+        ...
+        ValueError: gts and res must have the same image ids; only in gts: [2]; only in res: []
         """
         if not isinstance(gts, Mapping) or not isinstance(res, Mapping):
             raise TypeError(
@@ -108,6 +148,19 @@ class Cider:
         return self._score(candidates, gts)
 
     def method(self) -> str:
+        """The metric's name, as pycocoevalcap reports it.
+
+        Returns
+        -------
+        str
+            ``"CIDEr"`` (pycocoevalcap's name for its CIDEr-D), or ``"CIDEr-D"``
+            for :class:`CiderD`.
+
+        Examples
+        --------
+        >>> Cider().method(), CiderD().method()
+        ('CIDEr', 'CIDEr-D')
+        """
         return self._name
 
 
@@ -117,7 +170,9 @@ class CiderD(Cider):
     Parameters
     ----------
     n : int, default 4
+        Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
+        Width of the Gaussian length penalty.
     df : {"corpus"}, default "corpus"
         Document frequencies from the references being scored.
 
@@ -125,6 +180,22 @@ class CiderD(Cider):
     ``{"image_id": id, "caption": [caption]}`` dicts, in which case every
     entry is its own document (as there) and scores follow ``res``'s order;
     or as a dict like :class:`Cider`.
+
+    Raises
+    ------
+    ValueError
+        ``df`` is not ``"corpus"``.
+
+    Examples
+    --------
+    >>> gts = {"a": ["a dog runs fast"], "b": ["the red bus stops"]}
+    >>> res = [
+    ...     {"image_id": "a", "caption": ["a dog runs fast"]},
+    ...     {"image_id": "b", "caption": ["the red bus stops"]},
+    ... ]
+    >>> score, scores = CiderD().compute_score(gts, res)
+    >>> float(score), scores.tolist()
+    (10.0, [10.0, 10.0])
     """
 
     _name = "CIDEr-D"
@@ -139,6 +210,50 @@ class CiderD(Cider):
         self._df = df
 
     def compute_score(self, gts: Mapping, res) -> tuple[np.float64, np.ndarray]:
+        """Score ``res`` against ``gts``.
+
+        Parameters
+        ----------
+        gts : dict
+            Image id -> list of reference captions (already tokenized).
+        res : list of dict, or dict
+            ``[{"image_id": id, "caption": [caption]}, ...]``: one entry per
+            candidate (an image may appear several times, or not at all),
+            each entry its own document.  Or a dict as for
+            :meth:`Cider.compute_score`.
+
+        Returns
+        -------
+        score : numpy.float64
+            Corpus CIDEr-D.
+        scores : ndarray of shape (len(res),)
+            Per-entry scores in the order of ``res`` (of ``gts``'s keys for
+            a dict).
+
+        Raises
+        ------
+        TypeError
+            ``gts`` is not a dict, ``res`` neither a list nor a dict, or an
+            entry of ``res`` is not a dict with ``image_id`` and ``caption``.
+        ValueError
+            An entry names an image that ``gts`` does not have, or its
+            ``caption`` does not hold exactly one caption.
+
+        Examples
+        --------
+        Image ``"a"`` is scored twice, with its own caption (10) and with
+        one sharing no word with its reference (0):
+
+        >>> gts = {"a": ["a dog runs fast"], "b": ["the red bus stops"]}
+        >>> res = [
+        ...     {"image_id": "a", "caption": ["a dog runs fast"]},
+        ...     {"image_id": "a", "caption": ["the red bus stops"]},
+        ...     {"image_id": "b", "caption": ["the red bus stops"]},
+        ... ]
+        >>> score, scores = CiderD().compute_score(gts, res)
+        >>> scores.tolist()
+        [10.0, 0.0, 10.0]
+        """
         if isinstance(res, Mapping):
             return super().compute_score(gts, res)
         if not isinstance(gts, Mapping) or not isinstance(res, list):
@@ -179,6 +294,32 @@ class PTBTokenizer:
     """
 
     def tokenize(self, captions_for_image: Mapping) -> dict:
+        """Tokenize every caption as the reference pipeline does.
+
+        Parameters
+        ----------
+        captions_for_image : dict
+            Image id -> list of ``{"caption": str, ...}`` dicts (other keys
+            are ignored), as in COCO annotation files grouped by image.
+
+        Returns
+        -------
+        dict
+            Image id -> list of tokenized captions (lower-cased, punctuation
+            removed, tokens joined by single spaces), same keys and order.
+
+        Raises
+        ------
+        TypeError
+            The input is not a dict of lists of dicts with a string ``caption``.
+
+        Examples
+        --------
+        >>> PTBTokenizer().tokenize(
+        ...     {7: [{"caption": "A Dog, running!", "id": 70}, {"caption": "The dog."}], 8: []}
+        ... )
+        {7: ['a dog running', 'the dog'], 8: []}
+        """
         if not isinstance(captions_for_image, Mapping):
             raise TypeError(
                 "captions_for_image must be a dict {image_id: [{'caption': str}, ...]}, "
@@ -224,6 +365,14 @@ class COCOEvalCap:
     number is the reference's "CIDEr" (which is CIDEr-D), tokenized by
     :class:`PTBTokenizer`; no Java is needed.
 
+    Raises
+    ------
+    ValueError
+        A malformed annotation or results file, or a result for an image
+        the annotations do not have (see :func:`sparsecider.coco.load_results`).
+        A file that cannot be read raises
+        :class:`sparsecider.files.CaptionFileError`, a ``ValueError``.
+
     Examples
     --------
     >>> from sparsecider.demo import load_demo
@@ -247,6 +396,36 @@ class COCOEvalCap:
         self.params = {"image_id": self.cocoRes.getImgIds()}
 
     def evaluate(self) -> None:
+        """Tokenize, score, and fill ``eval``, ``imgToEval`` and ``evalImgs``.
+
+        Examples
+        --------
+        A result identical to its image's only annotation once tokenized
+        scores the maximum, 10, one sharing no word with it 0; image 3 has
+        no result and is not evaluated:
+
+        >>> coco = {
+        ...     "images": [{"id": 1}, {"id": 2}, {"id": 3}],
+        ...     "annotations": [
+        ...         {"image_id": 1, "caption": "A dog runs fast."},
+        ...         {"image_id": 2, "caption": "The red bus stops."},
+        ...         {"image_id": 3, "caption": "A cat sleeps."},
+        ...     ],
+        ... }
+        >>> res = [
+        ...     {"image_id": 2, "caption": "A cat."},
+        ...     {"image_id": 1, "caption": "a dog runs fast"},
+        ... ]
+        >>> e = COCOEvalCap(coco, res)
+        >>> e.evaluate()
+        tokenization...
+        computing CIDEr score...
+        CIDEr: 5.000
+        >>> e.params["image_id"], e.eval
+        ([1, 2], {'CIDEr': 5.0})
+        >>> e.evalImgs
+        [{'image_id': 1, 'CIDEr': 10.0}, {'image_id': 2, 'CIDEr': 0.0}]
+        """
         gts = {i: self.coco.imgToAnns[i] for i in self.params["image_id"]}
         res = {i: self.cocoRes.imgToAnns[i] for i in self.params["image_id"]}
         if self.verbose:

@@ -48,6 +48,13 @@ def id_sequences(
     Parameters
     ----------
     rows : ndarray of int64, shape (n_rows, time)
+    eos : int
+        End-of-sequence id: a row ends at its first ``eos``.
+    pad : int or None
+        Padding id, dropped wherever it occurs before the end (ignored when
+        equal to ``eos``).
+    include_eos : bool
+        Keep the ``eos`` that ends a row, as a word.
     row_lengths : ndarray of int64, shape (n_rows,), optional
         How much of each row holds ids (for ragged rows padded into one
         array); default: all of it.
@@ -57,6 +64,16 @@ def id_sequences(
     flat : ndarray of int64
         The kept ids, row after row.
     lengths : ndarray of int64, shape (n_rows,)
+
+    Examples
+    --------
+    >>> rows = np.array([[4, 5, 0, 9], [7, 1, 1, 1], [2, 0, 3, 0]])
+    >>> flat, lengths = id_sequences(rows, eos=0, pad=None, include_eos=False)
+    >>> flat.tolist(), lengths.tolist()  # the 9 and the 3 come after an eos
+    ([4, 5, 7, 1, 1, 1, 2], [2, 4, 1])
+    >>> flat, lengths = id_sequences(rows, eos=0, pad=1, include_eos=True)
+    >>> flat.tolist(), lengths.tolist()
+    ([4, 5, 0, 7, 2, 0], [3, 1, 2])
     """
     positions = np.arange(rows.shape[1])[None, :]
     limit = np.full(rows.shape[0], rows.shape[1]) if row_lengths is None else row_lengths
@@ -71,7 +88,28 @@ def id_sequences(
 
 
 def id_tokens(flat: np.ndarray, lengths: np.ndarray) -> Tokens:
-    """Token hashes of ids: the hash of each id's decimal string (one per distinct id)."""
+    """Token hashes of ids: the hash of each id's decimal string (one per distinct id).
+
+    Parameters
+    ----------
+    flat : ndarray of int
+        The ids of all sequences, back to back (as from :func:`id_sequences`).
+    lengths : ndarray of int, shape (n_sequences,)
+        Ids per sequence.
+
+    Returns
+    -------
+    Tokens
+        The same hashes as splitting the space-joined decimal strings.
+
+    Examples
+    --------
+    >>> from sparsecider.tokenize import split_whitespace
+    >>> t = id_tokens(np.array([4, 5, 17]), np.array([2, 1]))
+    >>> same = split_whitespace(["4 5", "17"])
+    >>> bool(np.array_equal(t.hashes, same.hashes)), t.lengths.tolist()
+    (True, [2, 1])
+    """
     distinct, inverse = np.unique(flat, return_inverse=True)
     table = split_whitespace([str(int(i)) for i in distinct]).hashes
     return Tokens(hashes=table[inverse.ravel()], lengths=lengths.astype(np.int64))
@@ -163,6 +201,16 @@ def cider_d_ids(
         ``scores`` per candidate row, identical to scoring
         ``" ".join(map(str, ids))`` with ``tokenizer="whitespace"``.
 
+    Raises
+    ------
+    TypeError
+        Non-integer ids, ``eos`` or ``pad``, or an argument that is not an array.
+    ValueError
+        Arrays of the wrong shape, an image without references, rows not
+        matching the images (without ``image_index``), an ``image_index``
+        outside the images, every reference empty with ``df="corpus"``, or
+        an invalid ``n``, ``sigma``, ``scale`` or ``df``.
+
     Examples
     --------
     >>> import numpy as np
@@ -175,6 +223,16 @@ def cider_d_ids(
     >>> same = cider_d(["4 5 6", "7 8"], strings, df=df, tokenizer="whitespace")
     >>> bool(np.abs(r.scores - same.scores).max() < 1e-12), r.scores.shape
     (True, (2,))
+
+    Several candidates per image through ``image_index``: a candidate
+    identical to its image's only reference scores 10, one sharing no id
+    with it 0:
+
+    >>> refs = [np.array([[4, 5, 6, 7, 0]]), np.array([[8, 9, 10, 11, 0]])]
+    >>> cands = np.array([[4, 5, 6, 7, 0], [8, 9, 10, 11, 0], [8, 9, 10, 11, 0]])
+    >>> r = cider_d_ids(cands, refs, df="corpus", eos=0, image_index=[0, 0, 1])
+    >>> r.scores.tolist(), r.image_scores().tolist()
+    ([10.0, 0.0, 10.0], [5.0, 10.0])
     """
     from .scoring import _check_number
 

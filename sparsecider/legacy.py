@@ -7,6 +7,14 @@ can run arbitrary code, so these files are read only through
 strings, bytes, numbers and ``collections.defaultdict`` (with ``float`` or
 ``int`` as its factory) and refuses everything else.  sparsecider never
 writes pickles; convert once with ``DocumentFrequencies.from_pickle(...).save(...)``.
+
+Examples
+--------
+Bare ``{ngram: df}`` files do not record their number of images; unless told
+otherwise, it is taken to be that of COCO val 2014:
+
+>>> COCO_VAL_IMAGES
+40504
 """
 
 from __future__ import annotations
@@ -31,9 +39,60 @@ _ALLOWED = {
 
 
 class RestrictedUnpickler(pickle.Unpickler):
-    """An unpickler that only builds plain containers, strings and numbers."""
+    """An unpickler that only builds plain containers, strings and numbers.
+
+    Parameters
+    ----------
+    file, **kwargs
+        As :class:`pickle.Unpickler` (e.g. ``encoding="utf-8"`` for Python 2
+        pickles).
+
+    Raises
+    ------
+    pickle.UnpicklingError
+        From :meth:`load`, when the pickle names any class or function other
+        than ``collections.defaultdict``, ``float`` and ``int``.
+
+    Examples
+    --------
+    >>> import io, pickle
+    >>> RestrictedUnpickler(io.BytesIO(pickle.dumps({("a", "dog"): 1.0}))).load()
+    {('a', 'dog'): 1.0}
+    >>> RestrictedUnpickler(io.BytesIO(pickle.dumps(eval))).load()
+    Traceback (most recent call last):
+    ...
+    _pickle.UnpicklingError: refusing to load builtins.eval: a document frequency pickle holds ...
+    """
 
     def find_class(self, module: str, name: str):
+        """Return an allowed global; refuse every other one.
+
+        Parameters
+        ----------
+        module, name : str
+            The global the pickle refers to.
+
+        Returns
+        -------
+        type
+            ``collections.defaultdict``, ``float`` or ``int``.
+
+        Raises
+        ------
+        pickle.UnpicklingError
+            For any other global.
+
+        Examples
+        --------
+        >>> import io
+        >>> unpickler = RestrictedUnpickler(io.BytesIO(b""))
+        >>> unpickler.find_class("collections", "defaultdict")
+        <class 'collections.defaultdict'>
+        >>> unpickler.find_class("os", "system")
+        Traceback (most recent call last):
+        ...
+        _pickle.UnpicklingError: refusing to load os.system: ...
+        """
         if (module, name) in _ALLOWED:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(
@@ -56,7 +115,50 @@ def _load(path: Path) -> object:
 
 
 def read_legacy_df(path: str | Path, *, n_images: int | None = None) -> tuple[dict, int]:
-    """Return ``({ngram_tuple: count}, n_images)`` from any of the three layouts."""
+    """Return ``({ngram_tuple: count}, n_images)`` from any of the three layouts.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The pickle: ``{'document_frequency': {ngram: df}, 'ref_len': N}``
+        (self-critical training code), ``{'df': {ngram: df}, 'ref_len': log N}``
+        (the CIDEr authors' code), or a bare ``{ngram: df}``, where ``ngram``
+        is a tuple of words.
+    n_images : int, optional
+        Number of images the frequencies were counted over: required to
+        differ from :data:`COCO_VAL_IMAGES` for a bare file; for the others
+        it must agree with the file.
+
+    Returns
+    -------
+    table : dict
+        ``{ngram_tuple: count}``, as in the file.
+    n_images : int
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    ValueError
+        Not a readable pickle, a pickle naming anything but plain data, an
+        unknown layout, a ``ref_len`` that is not (the log of) a whole
+        number, or a count disagreeing with ``n_images``.
+
+    Examples
+    --------
+    >>> import math, os, pickle, tempfile
+    >>> table = {("a",): 2.0, ("a", "dog"): 1.0}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "df.p")
+    ...     with open(path, "wb") as f:
+    ...         pickle.dump({"df": table, "ref_len": math.log(2)}, f)
+    ...     print(read_legacy_df(path))
+    ...     with open(path, "wb") as f:
+    ...         pickle.dump(table, f)
+    ...     print(read_legacy_df(path)[1], read_legacy_df(path, n_images=3)[1])
+    ({('a',): 2.0, ('a', 'dog'): 1.0}, 2)
+    40504 3
+    """
     path = Path(path)
     data = _load(path)
     if not isinstance(data, dict):

@@ -5,6 +5,13 @@ replaces ``\\n`` in each caption by a space, joins the captions with ``\\n``,
 runs Stanford CoreNLP 3.4.1's ``PTBTokenizer -preserveLines -lowerCase`` over
 the result, and drops the tokens ``'' ' `` ` -LRB- -RRB- -LCB- -RCB- . ? ! ,
 : - -- ... ;``.  :func:`ptb_tokenize` gives the same strings in pure Python.
+
+Examples
+--------
+>>> ptb_tokenize(["A dog -- on the grass; running!"])
+['a dog on the grass running']
+>>> sorted(t for t in ("-", "--", ";", "!", "dog") if t in PUNCTUATIONS)
+['!', '-', '--', ';']
 """
 
 from __future__ import annotations
@@ -246,10 +253,20 @@ def ptb_tokenize(captions: Sequence[str]) -> list[str]:
         One string per caption: its tokens, lower-cased, punctuation removed,
         joined by single spaces.
 
+    Raises
+    ------
+    TypeError
+        ``captions`` is a string, or holds something other than strings.
+
     Examples
     --------
     >>> ptb_tokenize(["A man's dog doesn't bark (loudly)!", "It costs $5.50..."])
     ["a man 's dog does n't bark -lrb- loudly -rrb-", 'it costs $ 5.50']
+
+    The next caption can decide a final period (see ``captions`` above):
+
+    >>> ptb_tokenize(["He reads K.", "A dog."]), ptb_tokenize(["He reads K.", "the dog."])
+    (['he reads k', 'a dog'], ['he reads k.', 'the dog'])
     """
     if isinstance(captions, str):
         raise TypeError(

@@ -34,7 +34,35 @@ _CHUNK_ELEMENTS = 4_000_000  # resample indices drawn at once (about 32 MB)
 
 @dataclass(frozen=True)
 class BootstrapCI:
-    """A percentile bootstrap interval: ``low <= score <= high`` at ``confidence``."""
+    """A percentile bootstrap interval: ``low <= score <= high`` at ``confidence``.
+
+    Returned by :func:`bootstrap_ci`.
+
+    Attributes
+    ----------
+    score : float
+        The mean of the per-image scores (the corpus score).
+    low, high : float
+        The ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` percentiles
+        of the resampled means.
+    confidence : float
+        As requested, e.g. 0.95.
+    n_resamples : int
+        Number of bootstrap resamples.
+    seed : int
+        Seed of the random generator, for reproduction.
+
+    Notes
+    -----
+    ``low <= score <= high`` holds in practice, not by construction: with
+    very few resamples the percentiles may all lie on one side of ``score``.
+
+    Examples
+    --------
+    >>> ci = bootstrap_ci([1.0, 1.0], n_resamples=10, seed=3)
+    >>> ci
+    BootstrapCI(score=1.0, low=1.0, high=1.0, confidence=0.95, n_resamples=10, seed=3)
+    """
 
     score: float
     low: float
@@ -46,7 +74,31 @@ class BootstrapCI:
 
 @dataclass(frozen=True)
 class PairedTest:
-    """Difference ``mean(b) - mean(a)`` and its two-sided p-value."""
+    """Difference ``mean(b) - mean(a)`` and its two-sided p-value.
+
+    Returned by :func:`paired_bootstrap` and :func:`approximate_randomization`.
+
+    Attributes
+    ----------
+    delta : float
+        ``mean(b) - mean(a)``: positive when system B scores higher.
+    p_value : float
+        Two-sided p-value of ``delta`` under the null hypothesis of no
+        difference, in (0, 1].
+    method : str
+        ``"paired-bootstrap"``, ``"randomization"`` (random sign patterns)
+        or ``"randomization-exact"`` (all sign patterns).
+    n_trials : int
+        Resamples or sign patterns used.
+    seed : int
+        Seed of the random generator, for reproduction.
+
+    Examples
+    --------
+    >>> # 2 images: of the 4 sign patterns, 2 reach |mean difference| = 1
+    >>> approximate_randomization([0.0, 0.0], [1.0, 1.0])
+    PairedTest(delta=1.0, p_value=0.5, method='randomization-exact', n_trials=4, seed=0)
+    """
 
     delta: float
     p_value: float
@@ -81,11 +133,37 @@ def bootstrap_ci(
 ) -> BootstrapCI:
     """Percentile bootstrap confidence interval of the mean of per-image scores.
 
+    Parameters
+    ----------
+    scores : array-like of float, shape (n_images,)
+        Per-image scores, e.g. ``CiderResult.image_scores()``.
+    n_resamples : int, default 1000
+        Number of resamples of the images (with replacement).
+    confidence : float, default 0.95
+        Coverage of the interval, in (0, 1).
+    seed : int, default 0
+        Seed of ``numpy.random.default_rng``: the same seed gives the same
+        interval.
+
+    Returns
+    -------
+    BootstrapCI
+        The mean of ``scores`` and the percentile interval around it.
+
+    Raises
+    ------
+    ValueError
+        ``scores`` is empty, not 1-D or holds a non-finite value;
+        ``confidence`` is not in (0, 1); ``n_resamples < 1``.
+
     Examples
     --------
     >>> ci = bootstrap_ci([2.0, 2.0, 2.0])  # no variation, no uncertainty
     >>> (ci.low, ci.score, ci.high)
     (2.0, 2.0, 2.0)
+    >>> ci = bootstrap_ci([0.0, 1.0, 2.0, 3.0], n_resamples=200, seed=1)
+    >>> bool(0.0 <= ci.low < ci.score == 1.5 < ci.high <= 3.0)  # the mean lies within
+    True
     """
     values = _check(scores, "scores")
     if not 0 < confidence < 1:
@@ -113,6 +191,41 @@ def paired_bootstrap(a: object, b: object, *, n_resamples: int = 1000, seed: int
     The p-value is the share of resampled differences, re-centred at zero,
     at least as far from zero as the observed one (with the usual +1
     correction): small when B's advantage is unlikely to be resampling noise.
+
+    Parameters
+    ----------
+    a, b : array-like of float, shape (n_images,)
+        Per-image scores of systems A and B on the same images, in the same order.
+    n_resamples : int, default 1000
+        Number of resamples of the images (with replacement).
+    seed : int, default 0
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    PairedTest
+        ``delta = mean(b) - mean(a)``, its p-value, ``method="paired-bootstrap"``.
+
+    Raises
+    ------
+    ValueError
+        ``a`` or ``b`` is empty, not 1-D or holds a non-finite value, or the
+        two have different lengths.
+
+    Examples
+    --------
+    Identical systems: no difference, p-value 1.
+
+    >>> paired_bootstrap([1.0, 2.0, 3.0], [1.0, 2.0, 3.0]).p_value
+    1.0
+
+    B better by exactly 1 on every image: every resample shows the same
+    difference, none is as far from zero once re-centred, and the p-value
+    is the smallest possible, ``1 / (n_resamples + 1)``:
+
+    >>> t = paired_bootstrap([1.0, 2.0, 3.0], [2.0, 3.0, 4.0], n_resamples=99)
+    >>> t.delta, t.p_value
+    (1.0, 0.01)
     """
     x, y = _pair(a, b)
     d = y - x
@@ -135,12 +248,39 @@ def approximate_randomization(
     p-value is exact; otherwise ``n_trials`` random patterns are drawn and the
     p-value is ``(extreme + 1) / (n_trials + 1)``.
 
+    Parameters
+    ----------
+    a, b : array-like of float, shape (n_images,)
+        Per-image scores of systems A and B on the same images, in the same order.
+    n_trials : int, default 10000
+        Number of random sign patterns (when not enumerating them all).
+    seed : int, default 0
+        Seed of ``numpy.random.default_rng`` (unused when exact).
+
+    Returns
+    -------
+    PairedTest
+        ``delta = mean(b) - mean(a)``, its p-value, and ``method``
+        ``"randomization-exact"`` (``n_trials`` then the number of patterns,
+        ``2**n_images``) or ``"randomization"``.
+
+    Raises
+    ------
+    ValueError
+        ``a`` or ``b`` is empty, not 1-D or holds a non-finite value, or the
+        two have different lengths.
+
     Examples
     --------
     >>> # 3 images, B better on each by 1: only the all-kept and all-flipped
     >>> # sign patterns (2 of 8) reach |mean| = 1
     >>> approximate_randomization([0, 0, 0], [1, 1, 1]).p_value
     0.25
+    >>> # 30 images: 2**30 patterns, so 10,000 random ones; none of them is all
+    >>> # kept or all flipped, hence the smallest p-value, 1 / 10001
+    >>> t = approximate_randomization([0.0] * 30, [1.0] * 30)
+    >>> t.method, t.n_trials, t.p_value == 1 / 10_001
+    ('randomization', 10000, True)
     """
     x, y = _pair(a, b)
     d = y - x

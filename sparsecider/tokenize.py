@@ -46,6 +46,7 @@ __all__ = [
     "TokenizerLike",
     "Tokens",
     "lookahead_captions",
+    "lookahead_complete",
     "resolve_tokenizer",
     "split_whitespace",
     "tokenize",
@@ -310,6 +311,12 @@ def lookahead_captions(following: Iterable[str]) -> list[str]:
         if nonblank >= LOOKAHEAD_NONBLANK and chars >= LOOKAHEAD_CHARS:
             break
     return taken
+
+
+def lookahead_complete(captions: Sequence[str]) -> bool:
+    """Whether ``captions`` already hold all that :func:`lookahead_captions` takes."""
+    nonblank = sum(1 for c in captions if c and not c.isspace())
+    return nonblank >= LOOKAHEAD_NONBLANK and sum(map(len, captions)) >= LOOKAHEAD_CHARS
 
 
 def tokenize_slice(

@@ -158,7 +158,36 @@ class CiderVectorizer(TransformerMixin, BaseEstimator):
     def fit(self, X, y=None) -> CiderVectorizer:
         """Learn document frequencies from ``X``: a list of reference lists
         (one per image), or a list of captions (each its own document).
-        With ``df`` given, nothing is learned from ``X``."""
+        With ``df`` given, nothing is learned from ``X``.
+
+        Parameters
+        ----------
+        X : list of list of str, or list of str
+            The references of each image, or captions each forming its own
+            document.  Tokenized with ``tokenizer``.
+        y : ignored
+            For scikit-learn's API.
+
+        Returns
+        -------
+        CiderVectorizer
+            ``self``, with ``df_`` set.
+
+        Raises
+        ------
+        ValueError
+            An invalid parameter, or a ``df`` fitted for fewer orders than ``n``.
+        TypeError
+            ``X`` is not a list, or ``df`` is not a :class:`DocumentFrequencies`.
+
+        Examples
+        --------
+        >>> vec = CiderVectorizer(tokenizer="whitespace")
+        >>> vec.fit([["a dog runs", "the dog runs"], ["a red bus"]]).df_.n_images
+        2
+        >>> vec.fit(["a dog runs", "the dog runs", "a red bus"]).df_.n_images  # 3 documents
+        3
+        """
         self._check_params()
         if self.df is not None:
             if self.df.n < self.n:
@@ -175,6 +204,38 @@ class CiderVectorizer(TransformerMixin, BaseEstimator):
 
         Values are raw n-gram counts times idf, as in CIDEr; rows are not
         normalised (norms are per order in CIDEr).
+
+        Parameters
+        ----------
+        X : list of str
+            Captions, tokenized with ``tokenizer`` as one sequence.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (len(X), n * n_features)
+            A ``csr_array`` instead under
+            ``sklearn.set_config(sparse_interface="sparray")``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit`.
+        TypeError
+            ``X`` is not a list of strings (a bare string included).
+
+        Examples
+        --------
+        Every n-gram of "a dog runs fast" occurs in one of the two images,
+        so each of its 4 + 3 + 2 + 1 = 10 n-grams gets ``log(2 / 1)``; the
+        unseen "cat" and "a cat" get the largest idf too, ``log(2)``:
+
+        >>> refs = [["a dog runs fast"], ["the red bus stops"]]
+        >>> vec = CiderVectorizer(tokenizer="whitespace").fit(refs)
+        >>> X = vec.transform(["a dog runs fast", "a cat"])
+        >>> X.shape, X.getnnz(axis=1).tolist()
+        ((2, 4194304), [10, 3])
+        >>> bool(np.allclose(X.data, np.log(2)))
+        True
         """
         check_is_fitted(self, "df_")
         self._check_params()
@@ -193,7 +254,32 @@ class CiderVectorizer(TransformerMixin, BaseEstimator):
         return _sparse_interface(out)
 
     def fit_transform(self, X, y=None) -> sp.csr_matrix:
-        """Fit on ``X``, then transform its captions (all references, flattened)."""
+        """Fit on ``X``, then transform its captions (all references, flattened).
+
+        Parameters
+        ----------
+        X : list of list of str, or list of str
+            As for :meth:`fit`.
+        y : ignored
+            For scikit-learn's API.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_captions, n * n_features)
+            One row per caption of ``X``, image after image.
+
+        Raises
+        ------
+        ValueError, TypeError
+            As :meth:`fit` and :meth:`transform`.
+
+        Examples
+        --------
+        >>> refs = [["a dog runs", "the dog runs"], ["a red bus"]]
+        >>> vec = CiderVectorizer(tokenizer="whitespace", n_features=2**10)
+        >>> vec.fit_transform(refs).shape  # 3 captions, 4 orders x 1024 columns
+        (3, 4096)
+        """
         self.fit(X, y)
         return self.transform([c for doc in _documents(X) for c in doc])
 
@@ -201,7 +287,36 @@ class CiderVectorizer(TransformerMixin, BaseEstimator):
 
     def score(self, candidates, references) -> CiderResult:
         """CIDEr-D (or CIDEr) of ``candidates`` against ``references`` with the
-        fitted document frequencies; exactly :func:`sparsecider.cider_d`."""
+        fitted document frequencies; exactly :func:`sparsecider.cider_d`.
+
+        Parameters
+        ----------
+        candidates, references
+            As :func:`sparsecider.cider_d`.
+
+        Returns
+        -------
+        CiderResult
+            With ``df_`` as the document frequencies (``df:precomputed`` in
+            the signature).
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit`.
+        TypeError, ValueError
+            As :func:`sparsecider.cider_d`.
+
+        Examples
+        --------
+        A candidate identical to its only reference scores 10, one sharing
+        no word with it 0:
+
+        >>> refs = [["a dog runs fast"], ["the red bus stops"]]
+        >>> vec = CiderVectorizer(tokenizer="whitespace").fit(refs)
+        >>> vec.score(["a dog runs fast", "a cat"], refs).scores.tolist()
+        [10.0, 0.0]
+        """
         check_is_fitted(self, "df_")
         if self.variant == "cider":
             return cider(
@@ -220,6 +335,34 @@ class CiderVectorizer(TransformerMixin, BaseEstimator):
         (len(a), len(b)).  For retrieval, consensus re-ranking of n-best lists
         (mean similarity to the other candidates) and self-CIDEr diversity.
         Not symmetric for CIDEr-D (the clip uses the reference's counts).
+
+        Parameters
+        ----------
+        captions_a, captions_b : list of str
+            Candidates (rows) and single references (columns).
+        scale : float, default 10.0
+            Final multiplier, as in :func:`sparsecider.cider_d`.
+
+        Returns
+        -------
+        ndarray of float64, shape (len(captions_a), len(captions_b))
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit`.
+        TypeError
+            Either argument is not a list of strings.
+
+        Examples
+        --------
+        Identical 4-word captions score 10, captions sharing no word 0:
+
+        >>> refs = [["a dog runs fast"], ["the red bus stops"]]
+        >>> vec = CiderVectorizer(tokenizer="whitespace").fit(refs)
+        >>> vec.similarity(["a dog runs fast", "the red bus stops"],
+        ...                ["a dog runs fast", "the red bus stops"]).tolist()
+        [[10.0, 0.0], [0.0, 10.0]]
         """
         check_is_fitted(self, "df_")
         a, b = _captions(captions_a, "captions_a"), _captions(captions_b, "captions_b")
