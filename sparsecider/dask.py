@@ -54,7 +54,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 import numpy as np
 
-from .frequencies import DocumentFrequencies, merge_sorted
+from .frequencies import DocumentFrequencies
 from .result import make_signature
 from .scoring import (
     _check_number,
@@ -65,7 +65,7 @@ from .scoring import (
     prepare,
     warn_single_image,
 )
-from .stream import Record, _Chunk, check_record, read_jsonl
+from .stream import Record, _Chunk, check_record, merge_all, read_jsonl
 from .tokenize import (
     TokenizerLike,
     lookahead_captions,
@@ -235,21 +235,7 @@ def _fit_partition(
 
 
 def _sum(parts: list[DocumentFrequencies | None]) -> DocumentFrequencies | None:
-    parts = [p for p in parts if p is not None]
-    if not parts:
-        return None
-    if len(parts) == 1:
-        return parts[0]
-    first = parts[0]
-    keys, counts = [], []
-    for k in range(1, first.n + 1):
-        merged = merge_sorted([p.keys(k) for p in parts], [p.counts(k) for p in parts])
-        keys.append(merged[0])
-        counts.append(merged[1])
-    return DocumentFrequencies(
-        keys, counts, n_images=sum(p.n_images for p in parts), tokenizer=first.tokenizer,
-        source="merged",
-    )  # fmt: skip
+    return merge_all([p for p in parts if p is not None])
 
 
 def _score_partition(

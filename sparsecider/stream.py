@@ -61,6 +61,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -97,7 +98,7 @@ Records = str | os.PathLike | Sequence[str | os.PathLike] | Sequence[Mapping] | 
 # ---- records -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Record:
     """One checked record: ``single`` when the candidate was a bare string."""
 
@@ -134,13 +135,14 @@ def read_jsonl(
         except OSError as err:
             raise ValueError(f"{name}: cannot read it ({err})") from None
         with f:
+            lines = iter(f)  # binary: split on b"\n" only
             lineno = 0
             while True:
                 try:
-                    raw = f.readline()  # binary: split on b"\n" only
+                    raw = next(lines, None)
                 except (OSError, EOFError) as err:
                     raise ValueError(f"{name}:{lineno + 1}: cannot read it ({err})") from None
-                if not raw:
+                if raw is None:
                     break
                 lineno += 1
                 try:
@@ -164,6 +166,16 @@ def read_jsonl(
 
 def check_record(row: object, where: str) -> Record:
     """Validate one record (see the module docstring); errors name ``where`` and the id."""
+    if type(row) is dict:  # the common case, checked with C-level passes
+        image_id, candidate, refs = row.get("id"), row.get("candidate"), row.get("references")
+        if (
+            type(image_id) in (str, int)
+            and type(candidate) is str
+            and type(refs) is list
+            and refs
+            and set(map(type, refs)) == {str}
+        ):
+            return Record(image_id, [candidate], refs, True)
     if not isinstance(row, Mapping):
         raise TypeError(
             f"{where}: a record must be a dict with 'id', 'candidate' and 'references', "
@@ -349,21 +361,26 @@ class _MergeStack:
         self._stack.append((level, df))
 
     def total(self) -> DocumentFrequencies | None:
-        if not self._stack:
-            return None
-        parts = [df for _, df in self._stack]
-        first = parts[0]
-        if len(parts) == 1:
-            return first
-        keys, counts = [], []
-        for k in range(1, first.n + 1):
-            merged = merge_sorted([p.keys(k) for p in parts], [p.counts(k) for p in parts])
-            keys.append(merged[0])
-            counts.append(merged[1])
-        return DocumentFrequencies(
-            keys, counts, n_images=sum(p.n_images for p in parts), tokenizer=first.tokenizer,
-            source="merged",
-        )  # fmt: skip
+        return merge_all([df for _, df in self._stack])
+
+
+def merge_all(parts: Sequence[DocumentFrequencies]) -> DocumentFrequencies | None:
+    """The sum of frequencies fitted on disjoint sets of images (None for none),
+    in one k-way merge per order (see :func:`~sparsecider.frequencies.merge_sorted`)."""
+    if not parts:
+        return None
+    first = parts[0]
+    if len(parts) == 1:
+        return first
+    keys, counts = [], []
+    for k in range(1, first.n + 1):
+        merged = merge_sorted([p.keys(k) for p in parts], [p.counts(k) for p in parts])
+        keys.append(merged[0])
+        counts.append(merged[1])
+    return DocumentFrequencies(
+        keys, counts, n_images=sum(p.n_images for p in parts), tokenizer=first.tokenizer,
+        source="merged",
+    )  # fmt: skip
 
 
 def _fit_chunk(chunk: _Chunk, *, n: int, tokenizer: TokenizerLike) -> DocumentFrequencies:
@@ -378,12 +395,26 @@ def _fit(
     source: _Source, *, n: int, tokenizer: TokenizerLike, chunk_size: int,
     pool: ThreadPoolExecutor | None, in_flight: int, progress: bool,
 ) -> DocumentFrequencies:  # fmt: skip
-    stack = _MergeStack()
+    """Fit chunk by chunk; each thread merges its own partials (so merging
+    runs in the workers, not in the thread reading the input), and the
+    threads' totals are merged at the end.  Counts are exact integer sums, so
+    the order of merging does not matter."""
+    local = threading.local()
+    stacks: list[_MergeStack] = []
+    lock = threading.Lock()
+
+    def fit(chunk: _Chunk) -> None:
+        stack = getattr(local, "stack", None)
+        if stack is None:
+            stack = local.stack = _MergeStack()
+            with lock:
+                stacks.append(stack)
+        stack.push(_fit_chunk(chunk, n=n, tokenizer=tokenizer))
+
     chunks = _chunks(source.open(), chunk_size, tokenizer == "ptb")
-    fit = lambda c: _fit_chunk(c, n=n, tokenizer=tokenizer)  # noqa: E731
-    for partial in _progress(_ordered_map(pool, fit, chunks, in_flight), progress, "df"):
-        stack.push(partial)
-    total = stack.total()
+    for _ in _progress(_ordered_map(pool, fit, chunks, in_flight), progress, "df"):
+        pass
+    total = merge_all([t for t in (stack.total() for stack in stacks) if t is not None])
     if total is None:
         raise ValueError("records is empty: there are no images to score")
     return total
