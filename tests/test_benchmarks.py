@@ -35,3 +35,21 @@ def test_tokenizer_benchmark_code_runs(shared_data, monkeypatch):
     pytest.importorskip("pycocoevalcap", reason="the benchmarks compare with the `ref` extra")
     out = bench_tokenize.main(["--repeat", "1", "--java-repeat", "1"])
     assert out["agreement"]["differ"] == 0
+
+
+def test_stream_benchmark_code_runs(tmp_path):
+    from benchmarks import bench_stream, make_synthetic
+
+    data = make_synthetic.write(tmp_path / "synthetic.jsonl", 3000, seed=1)
+    first = data.read_text().splitlines()[0]
+    assert set(json.loads(first)) == {"id", "candidate", "references"}
+    # the generator is reproducible: same seed, same bytes
+    again = make_synthetic.write(tmp_path / "again.jsonl", 3000, seed=1)
+    assert again.read_bytes() == data.read_bytes()
+    assert bench_stream.agreement(data, 3000)["bit_identical"]
+    out = bench_stream.main(
+        ["--data", str(data), "--images", "3000", "--chunk-size", "700", "--no-coco"]
+    )
+    assert out["sizes"]["images"] == 3000
+    assert out["stream_n_jobs_1"]["score"] == out["stream_n_jobs_2"]["score"]
+    assert out["stream_n_jobs_1"]["peak_mib"] > 0
