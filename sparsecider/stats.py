@@ -176,6 +176,12 @@ def bootstrap_ci(
     return BootstrapCI(float(values.mean()), float(low), float(high), confidence, n_resamples, seed)
 
 
+def _check_count(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    return int(value)
+
+
 def _pair(a: object, b: object) -> tuple[np.ndarray, np.ndarray]:
     x, y = _check(a, "scores_a"), _check(b, "scores_b")
     if x.shape != y.shape:
@@ -227,10 +233,11 @@ def paired_bootstrap(a: object, b: object, *, n_resamples: int = 1000, seed: int
     >>> t.delta, t.p_value
     (1.0, 0.01)
     """
+    n_resamples = _check_count("n_resamples", n_resamples)
     x, y = _pair(a, b)
     d = y - x
     observed = float(d.mean())
-    means = _resampled_means(d, int(n_resamples), np.random.default_rng(seed))
+    means = _resampled_means(d, n_resamples, np.random.default_rng(seed))
     extreme = int(np.count_nonzero(np.abs(means - observed) >= abs(observed) - 1e-15))
     return PairedTest(
         observed, (extreme + 1) / (n_resamples + 1), "paired-bootstrap", n_resamples, seed
@@ -282,6 +289,7 @@ def approximate_randomization(
     >>> t.method, t.n_trials, t.p_value == 1 / 10_001
     ('randomization', 10000, True)
     """
+    n_trials = _check_count("n_trials", n_trials)
     x, y = _pair(a, b)
     d = y - x
     observed = abs(float(d.mean()))

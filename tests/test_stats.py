@@ -71,3 +71,11 @@ def test_errors():
         bootstrap_ci([])
     with pytest.raises(ValueError, match=r"non-finite score"):
         bootstrap_ci([1.0, float("nan")])
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True])
+def test_paired_tests_check_their_counts(bad):
+    with pytest.raises(ValueError, match=r"n_resamples must be an integer >= 1"):
+        paired_bootstrap([1.0, 2.0], [2.0, 3.0], n_resamples=bad)
+    with pytest.raises(ValueError, match=r"n_trials must be an integer >= 1"):
+        approximate_randomization([1.0, 2.0], [2.0, 3.0], n_trials=bad)
