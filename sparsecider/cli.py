@@ -58,6 +58,17 @@ def _progress(items: list, desc: str) -> Iterable:
 # ---- sparsecider score -----------------------------------------------------------
 
 
+def _summary(result) -> dict:
+    """The fields every JSON report of a result starts with."""
+    return {
+        "metric": result.metric,
+        "score": result.score,
+        "signature": result.signature,
+        "n_images": result.n_images,
+        "n_candidates": result.n_candidates,
+    }
+
+
 def _load_df(spec: str):
     if spec == "corpus":
         return "corpus"
@@ -89,11 +100,7 @@ def _score_one(args, df, references, cand_path: str) -> dict:
         )  # fmt: skip
     entry = {
         "candidates": candidates.source,
-        "metric": result.metric,
-        "score": result.score,
-        "signature": result.signature,
-        "n_images": result.n_images,
-        "n_candidates": result.n_candidates,
+        **_summary(result),
         "unscored_reference_images": unscored,
         "timings": {"read_s": round(read_s, 4), "score_s": round(time.perf_counter() - start, 4)},
     }
@@ -270,11 +277,7 @@ def _cmd_stream(args) -> int:
         result = stream.cider_d(args.records, sigma=args.sigma, **options)
     seconds = time.perf_counter() - start
     print(json.dumps({
-        "metric": result.metric,
-        "score": result.score,
-        "signature": result.signature,
-        "n_images": result.n_images,
-        "n_candidates": result.n_candidates,
+        **_summary(result),
         "output": args.output,
         "seconds": round(seconds, 3),
         "images_per_second": round(result.n_images / seconds, 1) if seconds > 0 else None,
@@ -292,11 +295,7 @@ def _demo(fmt: str) -> int:
     seconds = time.perf_counter() - start
     if fmt == "json":
         print(json.dumps({
-            "metric": result.metric,
-            "score": result.score,
-            "signature": result.signature,
-            "n_images": result.n_images,
-            "n_candidates": result.n_candidates,
+            **_summary(result),
             "published": PUBLISHED_CIDER_D,
             "matches_published": abs(result.score - PUBLISHED_CIDER_D) <= 1e-12,
             "seconds": round(seconds, 6),

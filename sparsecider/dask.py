@@ -43,7 +43,7 @@ in an extra, short first pass.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 try:
@@ -54,24 +54,20 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 import numpy as np
 
-from .frequencies import DocumentFrequencies
+from .frequencies import DocumentFrequencies, merge_all
 from .result import make_signature
 from .scoring import (
     _check_number,
     _no_reference_words,
-    check_df,
-    finish,
-    lookup_all,
-    prepare,
+    check_options,
     warn_single_image,
 )
-from .stream import Record, _Chunk, check_record, merge_all, read_jsonl
+from .stream import Record, _Chunk, _fit_chunk, _score_chunk, check_record, read_jsonl
 from .tokenize import (
     TokenizerLike,
     lookahead_captions,
     lookahead_complete,
     resolve_tokenizer,
-    tokenize_slice,
 )
 from .tokenize import tokenizer_name as _tokenizer_name
 
@@ -153,33 +149,37 @@ def _partitions(records: object) -> list[tuple[object, str]]:
     )
 
 
-def _load(part: list | None, origin: str) -> list[Record]:
+def _rows(part: list | None, origin: str) -> Iterator[Record]:
+    """The checked records of a partition, lazily (a file is read as far as asked)."""
     if part is None:
-        return [check_record(row, where) for where, row in read_jsonl(origin)]
-    return [
-        check_record(_plain(row, f"{origin}, record {j}"), f"{origin}, record {j}")
-        for j, row in enumerate(part)
-    ]
+        return (check_record(row, where) for where, row in read_jsonl(origin))
+    return (_check_row(row, f"{origin}, record {j}") for j, row in enumerate(part))
 
 
-def _plain(row: object, where: str = "") -> object:
-    # dataframe rows carry numpy arrays for list columns and numpy scalars
-    if isinstance(row, dict) and where.startswith("dataframe"):
-        refs = row.get("references")
-        if isinstance(refs, str):
-            raise TypeError(
-                f"{where}: 'references' arrived as a string ({refs[:40]!r}): Dask turns "
-                "object columns into strings; create the dataframe under "
-                "dask.config.set({'dataframe.convert-string': False}), or give the column "
-                "a pyarrow list type"
-            )
-    if isinstance(row, dict):
-        refs = row.get("references")
-        if isinstance(refs, np.ndarray):
-            row = {**row, "references": refs.tolist()}
-        cand = row.get("candidate")
-        if isinstance(cand, np.ndarray):
-            row = {**row, "candidate": cand.tolist()}
+def _check_row(row: object, where: str) -> Record:
+    return check_record(_plain(row, where), where)
+
+
+def _load(part: list | None, origin: str) -> list[Record]:
+    return list(_rows(part, origin))
+
+
+def _plain(row: object, where: str) -> object:
+    """A dataframe row as a record: numpy arrays of list columns become lists."""
+    if not isinstance(row, dict):
+        return row
+    refs, cand = row.get("references"), row.get("candidate")
+    if isinstance(refs, str) and where.startswith("dataframe"):
+        raise TypeError(
+            f"{where}: 'references' arrived as a string ({refs[:40]!r}): Dask turns "
+            "object columns into strings; create the dataframe under "
+            "dask.config.set({'dataframe.convert-string': False}), or give the column "
+            "a pyarrow list type"
+        )
+    if isinstance(refs, np.ndarray):
+        row = {**row, "references": refs.tolist()}
+    if isinstance(cand, np.ndarray):
+        row = {**row, "candidate": cand.tolist()}
     return row
 
 
@@ -187,17 +187,9 @@ def _head(part: list | None, origin: str) -> tuple[list[str], list[str], bool]:
     """The first captions of a partition (references, candidates) that the
     previous partition's PTB tokenization may read, and whether they are
     ``complete`` (enough of them; else the next partition's head follows)."""
-    rows = (
-        (check_record(row, where) for where, row in read_jsonl(origin))
-        if part is None
-        else (
-            check_record(_plain(r, f"{origin}, record {j}"), f"{origin}, record {j}")
-            for j, r in enumerate(part)
-        )
-    )
     refs: list[str] = []
     cands: list[str] = []
-    for rec in rows:  # a file is read only as far as needed
+    for rec in _rows(part, origin):
         refs += rec.references
         cands += rec.candidates
         if lookahead_complete(refs) and lookahead_complete(cands):
@@ -226,12 +218,7 @@ def _fit_partition(
     records = _load(part, origin)
     if not records:
         return None
-    chunk = _Chunk(records, ahead[0], ahead[1])
-    flat, offsets = chunk.references()
-    tokens = tokenize_slice(flat, tokenizer, chunk.ref_ahead)
-    return DocumentFrequencies.from_tokens(
-        tokens, offsets, n=n, tokenizer=_tokenizer_name(tokenizer)
-    )
+    return _fit_chunk(_Chunk(records, *ahead), n=n, tokenizer=tokenizer)
 
 
 def _sum(parts: list[DocumentFrequencies | None]) -> DocumentFrequencies | None:
@@ -241,26 +228,16 @@ def _sum(parts: list[DocumentFrequencies | None]) -> DocumentFrequencies | None:
 def _score_partition(
     part, origin, ahead, df: DocumentFrequencies, n: int, sigma: float | None,
     tokenizer: TokenizerLike, scale: float,
-) -> tuple[list, float, int]:  # fmt: skip
+) -> tuple[list, float, int, int]:  # fmt: skip
     """``(pairs, sum of scores, number of candidates, number of images)``."""
     records = _load(part, origin)
     if not records:
         return [], 0.0, 0, 0
-    chunk = _Chunk(records, ahead[0], ahead[1])
-    refs, offsets = chunk.references()
-    cands, cand_image = chunk.candidates()
-    prepared = prepare(
-        tokenize_slice(refs, tokenizer, chunk.ref_ahead),
-        tokenize_slice(cands, tokenizer, chunk.cand_ahead),
-        cand_image, offsets, n=n, sigma=sigma, local_df=False,
-    )  # fmt: skip
-    scores = finish(prepared, lookup_all(df, prepared), df.n_images, scale=scale).mean(axis=1)
-    values = scores.tolist()
-    pairs, pos = [], 0
-    for rec in records:
-        k = len(rec.candidates)
-        pairs.append((rec.id, values[pos] if rec.single else values[pos : pos + k]))
-        pos += k
+    chunk, per_order = _score_chunk(
+        _Chunk(records, *ahead), df=df, n=n, sigma=sigma, tokenizer=tokenizer, scale=scale
+    )
+    scores = per_order.mean(axis=1)
+    pairs = [(rec.id, value) for rec, value in chunk.per_record(scores)]
     return pairs, float(scores.sum()), int(scores.shape[0]), len(records)
 
 
@@ -350,14 +327,9 @@ def fit_df(
 
 
 def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> DaskCiderResult:
-    _check_number("n", n, integer=True)
-    _check_number("scale", scale)
-    if sigma is not None:
-        _check_number("sigma", sigma)
-        sigma = float(sigma)
-    n, scale = int(n), float(scale)
-    given = check_df(df, n)
-    resolve_tokenizer(tokenizer)
+    n, sigma, scale, given = check_options(
+        n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer
+    )
     split_every = _check_split_every(split_every)
     parts, aheads = _prepare_run(records, tokenizer, n)
     if given is None:
@@ -383,8 +355,7 @@ def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> DaskCiderRe
         raise ValueError("records is empty: there are no images to score")
     pairs = db.from_delayed([dask.delayed(_pairs_of)(s) for s in scored])
     n_images = sum(images for _, _, images in sums)
-    if given is None:
-        warn_single_image(n_images, None)
+    warn_single_image(n_images, given)
     metric = "CIDEr-D" if sigma is not None else "CIDEr"
     signature = make_signature(
         metric, n=n, sigma=sigma,

@@ -281,17 +281,7 @@ class DocumentFrequencies:
                 f"cannot merge frequencies made with tokenizer {self.tokenizer!r} "
                 f"and {other.tokenizer!r}"
             )
-        keys, counts = [], []
-        for k in range(self.n):
-            merged_keys, merged_counts = merge_sorted(
-                (self._keys[k], other._keys[k]), (self._counts[k], other._counts[k])
-            )
-            keys.append(merged_keys)
-            counts.append(merged_counts)
-        return DocumentFrequencies(
-            keys, counts, n_images=self.n_images + other.n_images, tokenizer=self.tokenizer,
-            source="merged",
-        )  # fmt: skip
+        return merge_all([self, other])
 
     __add__ = merge
 
@@ -427,6 +417,29 @@ class DocumentFrequencies:
             keys.append(uniq)
             counts.append(np.bincount(inverse, weights=np.asarray(values, dtype=np.float64)))
         return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source=source)
+
+
+def merge_all(parts: Sequence[DocumentFrequencies]) -> DocumentFrequencies | None:
+    """The sum of frequencies fitted on disjoint sets of images (None for none),
+    in one k-way merge per order (see :func:`merge_sorted`).
+
+    Preconditions: all have the same ``n`` and tokenizer (as
+    :meth:`DocumentFrequencies.merge` checks).
+    """
+    if not parts:
+        return None
+    first = parts[0]
+    if len(parts) == 1:
+        return first
+    keys, counts = [], []
+    for k in range(1, first.n + 1):
+        merged = merge_sorted([p.keys(k) for p in parts], [p.counts(k) for p in parts])
+        keys.append(merged[0])
+        counts.append(merged[1])
+    return DocumentFrequencies(
+        keys, counts, n_images=sum(p.n_images for p in parts), tokenizer=first.tokenizer,
+        source="merged",
+    )  # fmt: skip
 
 
 def merge_sorted(

@@ -61,6 +61,23 @@ def _check_number(
         raise ValueError(f"{name} must be a finite number > 0, got {value}")
 
 
+def check_options(
+    *, n: object, sigma: object, scale: object, df: object, tokenizer: object
+) -> tuple[int, float | None, float, DocumentFrequencies | None]:
+    """Check the options shared by every scoring entry point, in this order.
+
+    ``sigma=None`` means plain CIDEr.  Returns ``n``, ``sigma`` and ``scale``
+    as plain numbers and the frequencies (None for ``df="corpus"``).
+    """
+    _check_number("n", n, integer=True)
+    if sigma is not None:
+        _check_number("sigma", sigma)
+    _check_number("scale", scale)
+    frequencies = check_df(df, int(n))
+    resolve_tokenizer(tokenizer)
+    return int(n), None if sigma is None else float(sigma), float(scale), frequencies
+
+
 def check_df(df: object, n: int) -> DocumentFrequencies | None:
     """``None`` for corpus mode, the object for precomputed frequencies; else raise."""
     if isinstance(df, DocumentFrequencies):
@@ -462,21 +479,13 @@ def cider_d(
     >>> r.signature
     'CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
     """
-    _check_number("n", n, integer=True)
-    _check_number("sigma", sigma)
-    _check_number("scale", scale)
-    frequencies = check_df(df, int(n))
-    resolve_tokenizer(tokenizer)
+    n, sigma, scale, frequencies = check_options(
+        n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer
+    )
     jobs = resolve_n_jobs(n_jobs)
     corpus = as_corpus(candidates, references)
     return score_corpus(
-        corpus,
-        n=int(n),
-        sigma=float(sigma),
-        tokenizer=tokenizer,
-        scale=float(scale),
-        df=frequencies,
-        n_jobs=jobs,
+        corpus, n=n, sigma=sigma, tokenizer=tokenizer, scale=scale, df=frequencies, n_jobs=jobs
     )
 
 
@@ -503,13 +512,11 @@ def cider(
     >>> r.signature
     'CIDEr|n:4|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
     """
-    _check_number("n", n, integer=True)
-    _check_number("scale", scale)
-    frequencies = check_df(df, int(n))
-    resolve_tokenizer(tokenizer)
+    n, _, scale, frequencies = check_options(
+        n=n, sigma=None, scale=scale, df=df, tokenizer=tokenizer
+    )
     jobs = resolve_n_jobs(n_jobs)
     corpus = as_corpus(candidates, references)
     return score_corpus(
-        corpus, n=int(n), sigma=None, tokenizer=tokenizer, scale=float(scale), df=frequencies,
-        n_jobs=jobs,
-    )  # fmt: skip
+        corpus, n=n, sigma=None, tokenizer=tokenizer, scale=scale, df=frequencies, n_jobs=jobs
+    )

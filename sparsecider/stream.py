@@ -71,13 +71,13 @@ from pathlib import Path
 import numpy as np
 
 from .files import atomic_write
-from .frequencies import DocumentFrequencies, merge_sorted
+from .frequencies import DocumentFrequencies, merge_all
 from .inputs import _candidate_list, _reference_list
 from .result import CiderResult
 from .scoring import (
     _check_number,
     _no_reference_words,
-    check_df,
+    check_options,
     finish,
     lookup_all,
     make_result,
@@ -275,6 +275,15 @@ class _Chunk:
         n_cands = [len(rec.candidates) for rec in self.records]
         return flat, np.repeat(np.arange(len(self.records), dtype=np.int64), n_cands)
 
+    def per_record(self, scores: np.ndarray) -> Iterator[tuple[Record, float | list[float]]]:
+        """Each record with its score (a list of scores for a list of candidates)."""
+        values = scores.tolist()
+        pos = 0
+        for rec in self.records:
+            k = len(rec.candidates)
+            yield rec, values[pos] if rec.single else values[pos : pos + k]
+            pos += k
+
 
 def _chunks(records: Iterator[Record], size: int, lookahead: bool) -> Iterator[_Chunk]:
     """Consecutive chunks of ``size`` records, with the following captions
@@ -362,25 +371,6 @@ class _MergeStack:
 
     def total(self) -> DocumentFrequencies | None:
         return merge_all([df for _, df in self._stack])
-
-
-def merge_all(parts: Sequence[DocumentFrequencies]) -> DocumentFrequencies | None:
-    """The sum of frequencies fitted on disjoint sets of images (None for none),
-    in one k-way merge per order (see :func:`~sparsecider.frequencies.merge_sorted`)."""
-    if not parts:
-        return None
-    first = parts[0]
-    if len(parts) == 1:
-        return first
-    keys, counts = [], []
-    for k in range(1, first.n + 1):
-        merged = merge_sorted([p.keys(k) for p in parts], [p.counts(k) for p in parts])
-        keys.append(merged[0])
-        counts.append(merged[1])
-    return DocumentFrequencies(
-        keys, counts, n_images=sum(p.n_images for p in parts), tokenizer=first.tokenizer,
-        source="merged",
-    )  # fmt: skip
 
 
 def _fit_chunk(chunk: _Chunk, *, n: int, tokenizer: TokenizerLike) -> DocumentFrequencies:
@@ -509,15 +499,10 @@ def _score_chunk(
 
 
 def _write_lines(f, chunk: _Chunk, per_order: np.ndarray) -> None:
-    scores = per_order.mean(axis=1).tolist()
-    lines, pos = [], 0
-    for rec in chunk.records:
-        k = len(rec.candidates)
-        if rec.single:
-            lines.append(json.dumps({"id": rec.id, "score": scores[pos]}))
-        else:
-            lines.append(json.dumps({"id": rec.id, "scores": scores[pos : pos + k]}))
-        pos += k
+    lines = [
+        json.dumps({"id": rec.id, "score" if rec.single else "scores": value})
+        for rec, value in chunk.per_record(per_order.mean(axis=1))
+    ]
     f.write("\n".join(lines) + "\n")
 
 
@@ -526,13 +511,10 @@ def _score_stream(
     scale: float, chunk_size: int, n_jobs: int | None, output: str | os.PathLike | None,
     progress: bool,
 ) -> CiderResult:  # fmt: skip
-    _check_number("n", n, integer=True)
-    _check_number("scale", scale)
+    n, sigma, scale, given = check_options(
+        n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer
+    )
     _check_number("chunk_size", chunk_size, integer=True)
-    if sigma is not None:
-        _check_number("sigma", sigma)
-    given = check_df(df, int(n))
-    resolve_tokenizer(tokenizer)
     jobs = resolve_n_jobs(n_jobs)
     source = _Source(records)
     if given is None and not source.reusable:
@@ -542,8 +524,7 @@ def _score_stream(
             "function returning a fresh iterator, or a precomputed df "
             "(sparsecider.stream.fit_df or DocumentFrequencies.load)"
         )
-    n, chunk_size, scale = int(n), int(chunk_size), float(scale)
-    sigma = None if sigma is None else float(sigma)
+    chunk_size = int(chunk_size)
     with _pool(jobs) as pool:
         if given is None:
             frequencies = _fit(
