@@ -1,8 +1,10 @@
 """COCO val 2014, pre-tokenized: sparsecider.cider_d vs pycocoevalcap Cider.compute_score.
 
 40,504 images x 5 reference captions (reference-tokenized), one candidate per
-image (the random-submission file).  Agreement is checked first (per-caption
-max abs difference, which must be <= 1e-12); both are then timed over
+image (the random-submission file).  sparsecider runs with its defaults
+(``n_jobs=-1``: one thread per CPU) and with ``n_jobs=1``; aac-metrics'
+CIDEr-D runs too when it is installed (``benchmarks.peers``).  Agreement is
+checked first (per-caption max abs difference, which must be <= 1e-12); both are then timed over
 repeated runs and the medians compared; peak memory of one run of each is
 measured in a fresh process (``common.peak_mib``).  Writes ``benchmarks/results/coco_val.json``.
 
@@ -19,7 +21,7 @@ import json
 import numpy as np
 
 import sparsecider
-from benchmarks import common, datasets
+from benchmarks import common, datasets, peers
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -46,6 +48,13 @@ def main(argv: list[str] | None = None) -> dict:
     def ours():
         return sparsecider.cider_d(cand_map, gts, tokenizer="whitespace")
 
+    def ours_single():
+        return sparsecider.cider_d(cand_map, gts, tokenizer="whitespace", n_jobs=1)
+
+    aac = peers.aac_cider_d()
+    aac_cands = [cand_map[i] for i in ids]
+    aac_refs = [gts[i] for i in ids]
+
     def reference():
         return Cider().compute_score(gts, res)
 
@@ -61,8 +70,18 @@ def main(argv: list[str] | None = None) -> dict:
     if max_diff > 1e-12:
         raise SystemExit(f"disagreement with the reference: {max_diff}")
 
+    aac_diff = None
+    if aac is not None:
+        aac_scores = aac(aac_cands, aac_refs)[1]["cider_d"].numpy()
+        aac_diff = float(np.abs(mine.scores - aac_scores).max())
+        common.log(f"agreement with aac-metrics: max |diff| = {aac_diff:.3g}")
+        if aac_diff > 1e-12:
+            raise SystemExit(f"disagreement with aac-metrics: {aac_diff}")
+
     t_ours = common.timed(ours, args.repeat)
+    t_single = common.timed(ours_single, args.repeat)
     t_ref = common.timed(reference, args.ref_repeat)
+    t_aac = None if aac is None else common.timed(lambda: aac(aac_cands, aac_refs), args.ref_repeat)
     extra = [] if args.images is None else ["--images", str(args.images)]
     mine_mib = ref_mib = None
     if not args.no_memory:
@@ -71,24 +90,35 @@ def main(argv: list[str] | None = None) -> dict:
     out = {
         "benchmark": "coco_val_pretokenized",
         "machine": common.machine(),
-        "versions": common.versions(
-            "sparsecider", "pycocoevalcap", "numpy", "scipy", "scikit-learn"
-        ),
+        "versions": {
+            **common.versions("sparsecider", "pycocoevalcap", "numpy", "scipy", "scikit-learn"),
+            "aac-metrics": peers.aac_version(),
+        },
         "sizes": sizes,
         "agreement": {
             "max_abs_diff": max_diff,
             "n_captions": len(ref_scores),
             "score_sparsecider": mine.score,
             "score_reference": float(ref_score),
+            "max_abs_diff_aac_metrics": aac_diff,
         },
-        "sparsecider": {**common.summary(t_ours), "peak_mib": mine_mib},
+        "sparsecider": {**common.summary(t_ours), "peak_mib": mine_mib, "n_jobs": -1},
+        "sparsecider_n_jobs_1": common.summary(t_single),
         "pycocoevalcap": {**common.summary(t_ref), "peak_mib": ref_mib},
+        "aac_metrics": None if t_aac is None else common.summary(t_aac),
     }
-    out["speedup_median"] = out["pycocoevalcap"]["median_s"] / out["sparsecider"]["median_s"]
+    ref_median = out["pycocoevalcap"]["median_s"]
+    out["speedup_median"] = ref_median / out["sparsecider"]["median_s"]
+    out["speedup_median_n_jobs_1"] = ref_median / out["sparsecider_n_jobs_1"]["median_s"]
+    if t_aac is not None:
+        out["speedup_over_aac_metrics"] = (
+            out["aac_metrics"]["median_s"] / out["sparsecider"]["median_s"]
+        )
     path = common.write("coco_val", out)
     print(json.dumps(out, indent=2))
     common.log(
-        f"sparsecider {out['sparsecider']['median_s']:.3f} s vs pycocoevalcap "
+        f"sparsecider {out['sparsecider']['median_s']:.3f} s "
+        f"(n_jobs=1: {out['sparsecider_n_jobs_1']['median_s']:.3f} s) vs pycocoevalcap "
         f"{out['pycocoevalcap']['median_s']:.2f} s (medians): {out['speedup_median']:.1f}x; "
         f"peak {mine_mib} MiB vs {ref_mib} MiB; written to {path}"
     )

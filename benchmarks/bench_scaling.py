@@ -6,7 +6,8 @@ of 200,000 and 1,000,000 images (``synthetic_corpus``: Zipf-distributed
 words from a 10,000-word vocabulary, 5 references of 8-16 words and one
 candidate per image, reproducible from the seed).  pycocoevalcap runs on the
 COCO sizes (it needs about a minute for 40k images and would need many
-minutes beyond).  Agreement is checked wherever both run.  Peak memory is
+minutes beyond), and so does aac-metrics' CIDEr-D when it is installed
+(``benchmarks.peers``).  Agreement is checked wherever both run.  Peak memory is
 measured in a fresh process per size (``common.peak_mib``).  Writes
 ``benchmarks/results/scaling.json`` and ``scaling.png`` (log-log; needs
 matplotlib).
@@ -23,7 +24,7 @@ import time
 import numpy as np
 
 import sparsecider
-from benchmarks import common, datasets
+from benchmarks import common, datasets, peers
 
 COCO_SIZES = (1_000, 5_000, 40_504)
 SYNTHETIC_SIZES = (200_000, 1_000_000)
@@ -64,6 +65,7 @@ def main(argv: list[str] | None = None) -> dict:
         return {}
     from pycocoevalcap.cider.cider import Cider
 
+    aac = peers.aac_cider_d()
     rows = []
     for size in [s for s in COCO_SIZES + SYNTHETIC_SIZES if s <= args.max_images]:
         cands, refs = load(size)
@@ -89,12 +91,23 @@ def main(argv: list[str] | None = None) -> dict:
             row["max_abs_diff"] = float(np.abs(mine.scores - ref_scores).max())
             if row["max_abs_diff"] > 1e-12:
                 raise SystemExit(f"disagreement with the reference at {size} images")
+            if aac is not None:
+                start = time.perf_counter()
+                _, aac_out = aac(cands, refs)
+                row["aac_metrics_s"] = time.perf_counter() - start
+                aac_scores = aac_out["cider_d"].numpy()
+                row["aac_max_abs_diff"] = float(np.abs(mine.scores - aac_scores).max())
+                if row["aac_max_abs_diff"] > 1e-12:
+                    raise SystemExit(f"disagreement with aac-metrics at {size} images")
         common.log(json.dumps(row))
         rows.append(row)
     out = {
         "benchmark": "scaling",
         "machine": common.machine(),
-        "versions": common.versions("sparsecider", "pycocoevalcap", "numpy", "scipy"),
+        "versions": {
+            **common.versions("sparsecider", "pycocoevalcap", "numpy", "scipy"),
+            "aac-metrics": peers.aac_version(),
+        },
         "rows": rows,
     }
     path = common.write("scaling", out)
@@ -118,6 +131,9 @@ def _plot(rows: list[dict], path) -> None:
     ref = [(r["images"], r["reference_s"]) for r in rows if "reference_s" in r]
     if ref:
         ax_t.loglog(*zip(*ref, strict=True), "s--", label="pycocoevalcap")
+    aac = [(r["images"], r["aac_metrics_s"]) for r in rows if "aac_metrics_s" in r]
+    if aac:
+        ax_t.loglog(*zip(*aac, strict=True), "^:", label="aac-metrics")
     ax_t.set_xlabel("images (5 references each)")
     ax_t.set_ylabel("seconds")
     ax_t.legend()

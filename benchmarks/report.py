@@ -22,12 +22,40 @@ def table() -> str:
     c = _load("coco_val")
     if c:
         rows.append(
-            f"| COCO val, pre-tokenized, CIDEr-D | {c['sizes']['images']:,} images, "
+            f"| COCO val, pre-tokenized, CIDEr-D (defaults: `n_jobs=-1`, "
+            f"{c['machine']['cpus']} threads) | {c['sizes']['images']:,} images, "
             f"{c['sizes']['references']:,} references | {c['sparsecider']['median_s']:.2f} s | "
             f"{c['pycocoevalcap']['median_s']:.1f} s | **{c['speedup_median']:.1f}x** | "
             f"max abs diff {c['agreement']['max_abs_diff']:.1e} over "
             f"{c['agreement']['n_captions']:,} captions | {c['sparsecider']['peak_mib']:.0f} MiB / "
             f"{c['pycocoevalcap']['peak_mib']:.0f} MiB |"
+        )
+        single = c.get("sparsecider_n_jobs_1")
+        if single:
+            rows.append(
+                f"| same, one thread (`n_jobs=1`) | same | {single['median_s']:.2f} s | "
+                f"{c['pycocoevalcap']['median_s']:.1f} s | "
+                f"**{c['speedup_median_n_jobs_1']:.1f}x** | same | |"
+            )
+        aac = c.get("aac_metrics")
+        if aac:
+            rows.append(
+                f"| same, against aac-metrics {c['versions'].get('aac-metrics', '')} `cider_d` "
+                f"| same | {c['sparsecider']['median_s']:.2f} s | {aac['median_s']:.1f} s "
+                f"(aac-metrics) | **{c['speedup_over_aac_metrics']:.1f}x** | max abs diff "
+                f"{c['agreement']['max_abs_diff_aac_metrics']:.1e} | |"
+            )
+    raw = _load("coco_val_raw")
+    if raw:
+        rows.append(
+            f"| COCO val from raw text (PTB tokenizer + CIDEr-D) | {raw['sizes']['images']:,} "
+            f"images, {raw['sizes']['references']:,} references | "
+            f"{raw['sparsecider']['median_s']:.2f} s (one thread: "
+            f"{raw['sparsecider_n_jobs_1']['median_s']:.2f} s) | "
+            f"{raw['pycocoevalcap']['median_s']:.1f} s (Java `PTBTokenizer` + `Cider`) | "
+            f"**{raw['speedup_median']:.1f}x** ({raw['speedup_median_n_jobs_1']:.1f}x) | "
+            f"max abs diff {raw['agreement']['max_abs_diff']:.1e} over "
+            f"{raw['agreement']['n_captions']:,} captions | |"
         )
     t = _load("tokenize_coco_val")
     if t:
@@ -55,7 +83,7 @@ def table() -> str:
             f"{r['reference']['median_ms']:.0f} ms | "
             f"**{r['reference']['median_ms'] / r['strings']['median_ms']:.1f}x** | same | |"
         )
-    any_result = c or t or r
+    any_result = c or raw or t or r
     machine = ""
     if any_result:
         m, v = any_result["machine"], any_result["versions"]
@@ -72,15 +100,16 @@ def table() -> str:
     if scaling:
         text += (
             "\n### Scaling (`python -m benchmarks.bench_scaling`)\n\n"
-            "| images | data | sparsecider | peak memory | pycocoevalcap | ratio |\n"
-            "|---:|---|---:|---:|---:|---:|\n"
+            "| images | data | sparsecider | peak memory | pycocoevalcap | ratio "
+            "| aac-metrics | ratio |\n|---:|---|---:|---:|---:|---:|---:|---:|\n"
         )
         for row in scaling["rows"]:
-            ref = row.get("reference_s")
+            ref, aac = row.get("reference_s"), row.get("aac_metrics_s")
             text += (
                 f"| {row['images']:,} | {row['data']} | {row['sparsecider_s']:.2f} s | "
                 f"{row.get('sparsecider_peak_mib', float('nan')):.0f} MiB | "
                 + (f"{ref:.1f} s | {ref / row['sparsecider_s']:.1f}x |" if ref else "not run | |")
+                + (f" {aac:.1f} s | {aac / row['sparsecider_s']:.1f}x |" if aac else " | |")
                 + "\n"
             )
         text += "\n![time and memory against corpus size](results/scaling.png)\n"
@@ -92,7 +121,7 @@ def table() -> str:
             f"{st['sizes']['images']:,} synthetic images x {st['sizes']['references_per_image']} "
             f"references ({st['sizes']['input_mib']:.0f} MiB of JSON lines, "
             f"`benchmarks/make_synthetic.py`), `sparsecider.stream.cider_d` with "
-            f"`df=\"corpus\"` (both passes) in chunks of {st['sizes']['chunk_size']:,} images, "
+            f'`df="corpus"` (both passes) in chunks of {st["sizes"]["chunk_size"]:,} images, '
             "writing one JSON line per image; peak memory is the whole process's peak RSS. "
             f"Agreement first: the first {st['agreement']['records']:,} records streamed equal "
             "the in-memory `cider_d` bit for bit.\n\n"

@@ -363,7 +363,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--paired", action="store_true",
                        help="paired significance of each system against the first")  # fmt: skip
 
-    score.add_argument("--n-jobs", type=int, default=1, help="threads (-1: one per CPU)")
+    score.add_argument(
+        "--n-jobs", type=int, default=-1, help="threads (default -1: one per CPU; 1: one)"
+    )
 
     st = sub.add_parser(
         "stream",

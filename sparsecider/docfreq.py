@@ -14,29 +14,25 @@ __all__ = ["image_document_frequency"]
 
 
 def image_document_frequency(
-    reference_counts: sp.csr_matrix, reference_offsets: np.ndarray
+    counts: sp.csc_matrix, runs: np.ndarray, candidate: np.ndarray | None = None
 ) -> np.ndarray:
-    """Column-wise nonzero count of the image-level union of reference rows.
+    """Per column, the number of distinct images among its reference entries.
 
-    Preconditions: the rows of ``reference_counts`` are references grouped by
-    image, ``reference_offsets`` (shape (n_images + 1,)) delimits the groups,
-    and every stored value is positive (counts).  Re-reading the same
-    ``indices`` with image boundaries as row pointers gives the image-level
-    matrix without copying rows; summing its duplicates leaves one entry per
-    (image, n-gram).  Cost: one sort per image row, O(nnz log row).
+    Preconditions: ``counts`` is a CSC count matrix of
+    :func:`sparsecider.entries.count_columns` whose rows (slots) are grouped
+    by image, references before candidates within an image; ``runs`` marks
+    where each (column, image) run of entries starts
+    (:func:`sparsecider.entries.image_runs`); ``candidate`` marks the entries
+    of candidate rows (None: there are none), which do not count.  A run
+    holds a reference exactly when its first entry is one, so the document
+    frequency is the number of such run starts per column.  Cost: one
+    segmented sum over the stored entries, O(nnz).
 
     Returns
     -------
     ndarray of float64, shape (n_columns,)
     """
-    by_image = sp.csr_matrix(
-        # fresh data and indices: summing duplicates sorts them in place
-        (
-            np.ones(reference_counts.nnz),
-            reference_counts.indices.copy(),
-            reference_counts.indptr[reference_offsets],
-        ),
-        shape=(reference_offsets.shape[0] - 1, reference_counts.shape[1]),
-    )
-    by_image.sum_duplicates()
-    return np.bincount(by_image.indices, minlength=reference_counts.shape[1]).astype(np.float64)
+    if counts.shape[1] == 0:
+        return np.zeros(0, dtype=np.float64)
+    counted = runs if candidate is None else runs & ~candidate
+    return np.add.reduceat(counted, counts.indptr[:-1], dtype=np.int64).astype(np.float64)

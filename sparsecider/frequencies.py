@@ -29,9 +29,9 @@ import numpy as np
 
 from . import __version__
 from .docfreq import image_document_frequency
+from .entries import count_columns, image_runs
 from .hashing import SCHEME, ngram_keys
 from .inputs import check_references
-from .ngrams import columns_for_keys, count_matrix
 from .tokenize import TokenizerLike, Tokens, tokenize, tokenizer_name
 
 __all__ = ["DocumentFrequencies"]
@@ -180,11 +180,11 @@ class DocumentFrequencies:
         if n_images < 1:
             raise ValueError("references is empty: document frequencies need at least one image")
         keys, counts = [], []
+        image = np.repeat(np.arange(n_images, dtype=np.int64), np.diff(reference_offsets))
         for order_keys, indptr in ngram_keys(tokens.hashes, tokens.lengths, n):
-            column_keys, (cols,) = columns_for_keys(order_keys)
-            matrix = count_matrix(cols, indptr, column_keys.shape[0])
-            keys.append(column_keys)  # increasing: columns follow key order
-            counts.append(image_document_frequency(matrix, reference_offsets))
+            matrix, column_keys = count_columns(order_keys, indptr)
+            keys.append(column_keys)  # increasing
+            counts.append(image_document_frequency(matrix, image_runs(matrix, image)))
         return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source="references")
 
     # ---- queries -------------------------------------------------------------
@@ -468,7 +468,7 @@ def lookup_sorted(
     Preconditions: ``table`` strictly increasing, ``out`` as long as ``keys``.
     Sorted queries walk the table once instead of one cold binary search each
     (numpy reuses the previous position for sorted keys); increasing ``keys``
-    (the columns of :func:`sparsecider.ngrams.factorize`) skip the sort.
+    (the columns of :func:`sparsecider.entries.count_columns`) skip the sort.
     Cost: O(len(keys) log len(table)), plus a sort of unsorted ``keys``.
     """
     if table.size == 0 or keys.size == 0:

@@ -1,9 +1,13 @@
 """Candidate-reference pair statistics, all pairs at once.
 
 Every candidate is compared with every reference of its image.  Per order,
-the pair's similarity is a row-wise reduction over two aligned sparse
-matrices (candidate rows gathered once per pair, reference rows likewise),
-so the whole corpus is a handful of sparse elementwise operations.
+the scorer joins, inside each column of the count matrix
+(:mod:`.entries`), each candidate entry with the reference entries of its
+own image (:func:`column_pair_dots`), so the whole corpus is a handful of
+array passes and one weighted ``bincount``.  The CSR helpers at the end
+(:func:`row_norms`, :func:`all_pairs_dot`) serve
+:class:`sparsecider.CiderVectorizer`, which compares every row of one matrix
+with every row of another.
 """
 
 from __future__ import annotations
@@ -11,7 +15,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["candidate_reference_pairs", "length_penalty", "pair_similarity"]
+__all__ = [
+    "candidate_reference_pairs",
+    "column_pair_dots",
+    "length_penalty",
+    "slot_norms",
+    "sum_by",
+]
 
 
 def candidate_reference_pairs(candidate_image: np.ndarray, reference_offsets: np.ndarray):
@@ -42,51 +52,85 @@ def length_penalty(delta: np.ndarray, sigma: float) -> np.ndarray:
     return np.exp(-(delta.astype(np.float64) ** 2) / (2.0 * sigma**2))
 
 
-def row_norms(matrix: sp.csr_matrix) -> np.ndarray:
-    """Euclidean norm of each row of a CSR matrix, shape (n_rows,)."""
-    squares = matrix.copy()
-    squares.data **= 2
-    return np.sqrt(np.asarray(squares.sum(axis=1)).ravel())
+def sum_by(index: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """``out[i] = sum of values[index == i]`` in array order, float64 of shape (n,).
+
+    ``np.bincount`` with weights, except that empty input still gives float64.
+    """
+    return np.bincount(index, values, minlength=n).astype(np.float64, copy=False)
 
 
-def _take_rows(matrix: sp.csr_matrix, rows: np.ndarray) -> sp.csr_matrix:
-    if rows.shape[0] == matrix.shape[0] and np.array_equal(rows, np.arange(rows.shape[0])):
-        return matrix
-    return matrix[rows]
+def slot_norms(weighted: sp.csc_matrix) -> np.ndarray:
+    """Euclidean norm of each row of a CSC matrix, shape (n_rows,).
+
+    Each row's squares are added in column order (the order of the stored
+    entries), so a row's norm does not depend on the other rows.
+    """
+    return np.sqrt(sum_by(weighted.indices, weighted.data * weighted.data, weighted.shape[0]))
 
 
-def pair_similarity(
-    candidates: sp.csr_matrix,
-    references: sp.csr_matrix,
-    pair_candidate: np.ndarray,
-    pair_reference: np.ndarray,
+def column_pair_dots(
+    weighted: sp.csc_matrix,
+    runs: np.ndarray,
+    candidate: np.ndarray,
+    slot_pair_base: np.ndarray,
+    n_pairs: int,
     *,
     clip: bool,
 ) -> np.ndarray:
-    """One order's similarity for every pair, before any length penalty.
+    """Every candidate-reference pair's dot product, by a join inside each column.
 
     ``clip=True`` (CIDEr-D): ``sum_g min(c_g, r_g) * r_g``; ``clip=False``
-    (CIDEr): ``sum_g c_g * r_g``.  Either is divided by ``||c|| * ||r||`` when
-    both norms are non-zero, and left undivided otherwise (then it is 0),
-    exactly as pycocoevalcap.
+    (CIDEr): ``sum_g c_g * r_g``.
 
-    Preconditions: both matrices are tf-idf CSR over the same columns with
-    non-negative values, canonical (sorted, no duplicates).  Cost: two row
-    gathers and one or two elementwise passes, O(nnz of the gathered rows).
+    Preconditions: ``weighted`` is a tf-idf CSC matrix of
+    :func:`sparsecider.entries.count_columns` over slots laid out by
+    :func:`sparsecider.entries.layout`: within a column, the rows of one
+    image are adjacent, references first.  ``runs`` marks where each
+    (column, image) run starts (:func:`sparsecider.entries.image_runs`),
+    ``candidate`` the entries of candidate rows, and ``slot_pair_base`` is
+    the layout's.  So each candidate entry meets the reference entries of its
+    own image just before it, in its run; the pairs are generated with
+    ``np.repeat`` and summed per pair.  No candidate row is copied per
+    reference.  Cost: O(nnz + number of (candidate, reference) entry pairs
+    sharing an n-gram).  A pair's terms are added in column order, whatever
+    the other images.
 
     Returns
     -------
     ndarray of float64, shape (n_pairs,)
     """
-    cand = _take_rows(candidates, pair_candidate)
-    ref = _take_rows(references, pair_reference)
-    # min(c, r) * r over the shared n-grams; entries present on one side only are 0
-    overlap = cand.minimum(ref) if clip else cand
-    dot = np.asarray(overlap.multiply(ref).sum(axis=1), dtype=np.float64).ravel()
-    cand_norm = row_norms(candidates)[pair_candidate]
-    ref_norm = row_norms(references)[pair_reference]
-    np.divide(dot, cand_norm * ref_norm, out=dot, where=(cand_norm != 0) & (ref_norm != 0))
-    return dot
+    rows = weighted.indices
+    nnz = rows.shape[0]
+    run_first = np.flatnonzero(runs)
+    refs_before = np.zeros(nnz + 1, dtype=np.int64)
+    np.cumsum(~candidate, out=refs_before[1:])
+    cand_entry = np.flatnonzero(candidate)
+    first = run_first[np.searchsorted(run_first, cand_entry, side="right") - 1]
+    n_refs = refs_before[cand_entry] - refs_before[first]  # all of the run's references
+    shared = n_refs > 0
+    cand_entry, first, n_refs = cand_entry[shared], first[shared], n_refs[shared]
+    offsets = np.zeros(n_refs.shape[0] + 1, dtype=np.int64)
+    np.cumsum(n_refs, out=offsets[1:])
+    cand_of_term = np.repeat(cand_entry, n_refs)
+    ref_of_term = np.repeat(first - offsets[:-1], n_refs)
+    ref_of_term += np.arange(offsets[-1], dtype=np.int64)
+    data = weighted.data
+    ref_value = data[ref_of_term]
+    if clip:
+        terms = np.minimum(data[cand_of_term], ref_value)
+        terms *= ref_value
+    else:
+        terms = data[cand_of_term] * ref_value
+    pair = slot_pair_base[rows[cand_of_term]] + slot_pair_base[rows[ref_of_term]]
+    return sum_by(pair, terms, n_pairs)
+
+
+def row_norms(matrix: sp.csr_matrix) -> np.ndarray:
+    """Euclidean norm of each row of a CSR matrix, shape (n_rows,)."""
+    squares = matrix.copy()
+    squares.data **= 2
+    return np.sqrt(np.asarray(squares.sum(axis=1)).ravel())
 
 
 def all_pairs_dot(

@@ -4,7 +4,7 @@ Data flow (one module per arrow)::
 
     strings -> token hashes      (tokenize, hashing)
             -> n-gram keys        (hashing.ngram_keys)
-            -> CSR counts/order   (ngrams)
+            -> CSC counts/order   (entries)
             -> document freq.     (docfreq)
             -> tf-idf             (weights)
             -> pair similarities  (pairs)
@@ -26,11 +26,17 @@ import scipy.sparse as sp
 
 from . import __version__
 from .docfreq import image_document_frequency
+from .entries import Layout, count_columns, image_runs, layout, slot_tokens
 from .frequencies import DocumentFrequencies, lookup_sorted
 from .hashing import ngram_keys
 from .inputs import Corpus, as_corpus
-from .ngrams import columns_for_keys, count_matrix
-from .pairs import candidate_reference_pairs, length_penalty, pair_similarity
+from .pairs import (
+    candidate_reference_pairs,
+    column_pair_dots,
+    length_penalty,
+    slot_norms,
+    sum_by,
+)
 from .result import CiderResult, make_signature
 from .tokenize import (
     TokenizerLike,
@@ -98,14 +104,15 @@ class Prepared:
     """One shard of images, tokenized and counted, ready for document frequencies.
 
     ``orders[k]`` holds order k + 1: ``column_keys`` (uint64, strictly
-    increasing), the raw-count CSR matrices ``refs`` and ``cands`` over those
-    columns, and ``local_df`` (the shard's own image document frequencies per
-    column, or None when they were not asked for).
+    increasing), the raw-count CSC matrix ``counts`` (rows: the slots of
+    ``slots``; columns: those keys), and ``local_df`` (the shard's own image
+    document frequencies per column, or None when they were not asked for).
     """
 
     n_images: int
     candidate_image: np.ndarray
     reference_offsets: np.ndarray
+    slots: Layout
     pair_candidate: np.ndarray
     pair_reference: np.ndarray
     penalty: np.ndarray | None
@@ -115,9 +122,16 @@ class Prepared:
 @dataclass(eq=False)
 class OrderCounts:
     column_keys: np.ndarray
-    refs: sp.csr_matrix
-    cands: sp.csr_matrix
+    counts: sp.csc_matrix
     local_df: np.ndarray | None
+    runs: np.ndarray | None = None  # see entries.image_runs
+    candidate: np.ndarray | None = None  # entries of candidate slots
+
+    def entry_groups(self, slots: Layout) -> tuple[np.ndarray, np.ndarray]:
+        if self.runs is None:
+            self.runs = image_runs(self.counts, slots.slot_image)
+            self.candidate = slots.slot_is_candidate[self.counts.indices]
+        return self.runs, self.candidate
 
 
 def prepare(
@@ -132,9 +146,9 @@ def prepare(
 ) -> Prepared:
     """Count the n-grams of tokenized, aligned inputs (the first half of :func:`score_tokens`).
 
-    Cost: O(number of n-grams) for keys, columns and CSR counts, plus a sort
-    of the distinct keys of each order; ``local_df=True`` adds one
-    image-level pass over the reference counts.
+    Cost: O(number of n-grams): per order, one ``np.sort`` of packed keys
+    and a few passes (:func:`sparsecider.entries.count_columns`);
+    ``local_df=True`` adds one pass over the stored counts.
     """
     pair_c, pair_r = candidate_reference_pairs(candidate_image, reference_offsets)
     penalty = None
@@ -143,21 +157,20 @@ def prepare(
         cand_len = np.maximum(cand_tokens.lengths - 1, 0)
         ref_len = np.maximum(ref_tokens.lengths - 1, 0)
         penalty = length_penalty(cand_len[pair_c] - ref_len[pair_r], sigma)
+    slots = layout(candidate_image, reference_offsets)
+    tokens = slot_tokens(ref_tokens, cand_tokens, slots)
     orders = []
-    for (ref_keys, ref_ptr), (cand_keys, cand_ptr) in zip(
-        ngram_keys(ref_tokens.hashes, ref_tokens.lengths, n),
-        ngram_keys(cand_tokens.hashes, cand_tokens.lengths, n),
-        strict=True,
-    ):
-        column_keys, (ref_cols, cand_cols) = columns_for_keys(ref_keys, cand_keys)
-        refs = count_matrix(ref_cols, ref_ptr, column_keys.shape[0])
-        cands = count_matrix(cand_cols, cand_ptr, column_keys.shape[0])
-        own = image_document_frequency(refs, reference_offsets) if local_df else None
-        orders.append(OrderCounts(column_keys, refs, cands, own))
+    for keys, indptr in ngram_keys(tokens.hashes, tokens.lengths, n):
+        counts, column_keys = count_columns(keys, indptr)
+        order = OrderCounts(column_keys, counts, None)
+        if local_df:
+            order.local_df = image_document_frequency(counts, *order.entry_groups(slots))
+        orders.append(order)
     return Prepared(
         n_images=int(reference_offsets.shape[0] - 1),
         candidate_image=candidate_image,
         reference_offsets=reference_offsets,
+        slots=slots,
         pair_candidate=pair_c,
         pair_reference=pair_r,
         penalty=penalty,
@@ -172,20 +185,27 @@ def finish(
 
     ``doc_freqs[k]`` is the document frequency of each column of order k + 1
     over ``n_documents`` images.  Consumes ``prepared`` (its count matrices
-    become tf-idf in place).  Cost: the pair gathers of :func:`pair_similarity`.
+    become tf-idf in place).  Cost: the join of :func:`column_pair_dots`.
     """
     pair_c = prepared.pair_candidate
+    slots = prepared.slots
+    pair_cand_slot = slots.candidate_slot[pair_c]
+    pair_ref_slot = slots.reference_slot[prepared.pair_reference]
     n_cands = prepared.candidate_image.shape[0]
     clip = prepared.penalty is not None
     per_order = np.empty((n_cands, len(prepared.orders)), dtype=np.float64)
-    for k, (counts, freq) in enumerate(zip(prepared.orders, doc_freqs, strict=True)):
-        weights = idf(freq, n_documents)
-        refs = apply_idf(counts.refs, weights)
-        cands = apply_idf(counts.cands, weights)
-        values = pair_similarity(cands, refs, pair_c, prepared.pair_reference, clip=clip)
+    for k, (order, freq) in enumerate(zip(prepared.orders, doc_freqs, strict=True)):
+        runs, candidate = order.entry_groups(slots)
+        weighted = apply_idf(order.counts, idf(freq, n_documents))
+        dot = column_pair_dots(
+            weighted, runs, candidate, slots.slot_pair_base, pair_c.shape[0], clip=clip
+        )
+        norms = slot_norms(weighted)
+        cand_norm, ref_norm = norms[pair_cand_slot], norms[pair_ref_slot]
+        np.divide(dot, cand_norm * ref_norm, out=dot, where=(cand_norm != 0) & (ref_norm != 0))
         if clip:
-            values *= prepared.penalty
-        per_order[:, k] = np.bincount(pair_c, weights=values, minlength=n_cands)
+            dot *= prepared.penalty
+        per_order[:, k] = sum_by(pair_c, dot, n_cands)
     # mean over references, then the reference's x10
     per_order /= np.diff(prepared.reference_offsets)[prepared.candidate_image][:, None]
     per_order *= scale
@@ -407,7 +427,7 @@ def cider_d(
     df: str | DocumentFrequencies = "corpus",
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
-    n_jobs: int | None = 1,
+    n_jobs: int | None = -1,
 ) -> CiderResult:
     """CIDEr-D, exactly as pycocoevalcap's ``Cider`` class computes it.
 
@@ -441,12 +461,13 @@ def cider_d(
         them.  A callable maps the list of captions to a list of token lists.
     scale : float, default 10.0
         Final multiplier (pycocoevalcap uses 10).
-    n_jobs : int or None, default 1
-        Threads for large corpora (-1: one per CPU).  The images are split
-        into that many contiguous shards, tokenized, counted and scored in
-        parallel (most of the work runs in numpy without the GIL); the result
-        is bit-identical to ``n_jobs=1``.  Corpora under a few thousand
-        images are scored in one thread.
+    n_jobs : int or None, default -1
+        Threads for large corpora: -1 (the default) one per CPU, -2 all but
+        one, None or 1 a single thread.  The images are split into that many
+        contiguous shards, tokenized, counted and scored in parallel (most of
+        the work runs in numpy without the GIL); the result is bit-identical
+        for every value.  Corpora under 4,000 images (an RL batch, a
+        notebook cell) are always scored in the calling thread.
 
     Returns
     -------
@@ -497,7 +518,7 @@ def cider(
     df: str | DocumentFrequencies = "corpus",
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
-    n_jobs: int | None = 1,
+    n_jobs: int | None = -1,
 ) -> CiderResult:
     """Plain CIDEr: as :func:`cider_d` without clipping and without the length penalty.
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hashing import hash_code_point_tokens
+from .hashing import hash_byte_tokens
 from .ptb import ptb_tokenize
 
 __all__ = [
@@ -94,8 +94,8 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
     """Split every caption on whitespace (as ``str.split()``) and hash the tokens.
 
     Preconditions: every item is a ``str``.  Cost: one join and one encode of
-    the corpus text, then vectorised passes over its code points; no Python
-    object per token.
+    the corpus text, then vectorised passes over its bytes (and, for text
+    that is not pure ASCII, its code points); no Python object per token.
 
     Parameters
     ----------
@@ -114,18 +114,34 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
     """
     n = len(captions)
     text = _SEPARATOR.join(captions)
-    cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    word = ~_IS_SPACE[np.minimum(cp, _SPACE_LIMIT)]
-    edges = np.diff(word.view(np.int8), prepend=np.int8(0), append=np.int8(0))
-    starts = np.flatnonzero(edges == 1)
-    lengths = np.flatnonzero(edges == -1) - starts
     char_len = np.fromiter(map(len, captions), dtype=np.int64, count=n)
-    caption_start = np.cumsum(char_len + 1) - (char_len + 1)
-    caption_of_token = np.searchsorted(caption_start, starts, side="right") - 1
+    caption_start = np.cumsum(char_len + 1) - (char_len + 1)  # in characters
+    if text.isascii():
+        data = text.encode("ascii")
+        buffer = np.frombuffer(data + bytes(8), dtype=np.uint8)
+        starts, ends = _runs(~_IS_SPACE[buffer[: len(data)]])
+        byte_starts, byte_ends = starts, ends
+    else:
+        data = text.encode("utf-8", "surrogatepass")
+        buffer = np.frombuffer(data + bytes(8), dtype=np.uint8)
+        cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        starts, ends = _runs(~_IS_SPACE[np.minimum(cp, _SPACE_LIMIT)])
+        # byte offset of each character: 1 to 4 UTF-8 bytes per code point
+        width = 1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
+        byte_at = np.zeros(cp.shape[0] + 1, dtype=np.int64)
+        np.cumsum(width, out=byte_at[1:])
+        byte_starts, byte_ends = byte_at[starts], byte_at[ends]
+    first_token = np.searchsorted(starts, caption_start)
     return Tokens(
-        hashes=hash_code_point_tokens(cp, starts, lengths),
-        lengths=np.bincount(caption_of_token, minlength=n).astype(np.int64),
+        hashes=hash_byte_tokens(buffer, byte_starts, byte_ends - byte_starts),
+        lengths=np.diff(first_token, append=starts.shape[0]).astype(np.int64),
     )
+
+
+def _runs(word: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and ends (exclusive) of the runs of True in a boolean array."""
+    edges = np.diff(word.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
 
 
 def resolve_tokenizer(

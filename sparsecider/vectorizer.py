@@ -253,6 +253,29 @@ class CiderVectorizer(TransformerMixin, BaseEstimator):
         out = sp.hstack(blocks, format="csr").astype(self.dtype)
         return _sparse_interface(out)
 
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """Names of :meth:`transform`'s columns: ``"<k>gram_<j>"``, hash bucket j of order k.
+
+        The columns are hash buckets (as in scikit-learn's
+        ``HashingVectorizer``), so the names say where a column sits, not
+        which n-gram fills it.  ``input_features`` is ignored (the input is
+        text).
+
+        Returns
+        -------
+        ndarray of object, shape (n * n_features,)
+
+        Examples
+        --------
+        >>> vec = CiderVectorizer(tokenizer="whitespace", n=2, n_features=3).fit([["a b"]])
+        >>> vec.get_feature_names_out().tolist()
+        ['1gram_0', '1gram_1', '1gram_2', '2gram_0', '2gram_1', '2gram_2']
+        """
+        check_is_fitted(self, "df_")
+        self._check_params()
+        buckets = np.arange(int(self.n_features)).astype(str).astype(object)
+        return np.concatenate([f"{k}gram_" + buckets for k in range(1, int(self.n) + 1)])
+
     def fit_transform(self, X, y=None) -> sp.csr_matrix:
         """Fit on ``X``, then transform its captions (all references, flattened).
 

@@ -17,10 +17,14 @@ def idf(document_frequency: np.ndarray, n_documents: float) -> np.ndarray:
     return np.log(float(n_documents)) - np.log(np.maximum(document_frequency, 1.0))
 
 
-def apply_idf(counts: sp.csr_matrix, weights: np.ndarray) -> sp.csr_matrix:
-    """Turn raw counts into tf-idf values in place (``data *= w[indices]``).
+def apply_idf(counts: sp.csr_matrix | sp.csc_matrix, weights: np.ndarray):
+    """Turn raw counts (columns: n-grams) into tf-idf values in place.
 
+    CSR: ``data *= w[indices]``; CSC: each column's entries times its weight.
     The tf is the raw count, not divided by length (as pycocoevalcap).
     """
-    counts.data *= weights[counts.indices]
+    if counts.format == "csc":
+        counts.data *= np.repeat(weights, np.diff(counts.indptr))
+    else:
+        counts.data *= weights[counts.indices]
     return counts

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from benchmarks import bench_coco, bench_rl, bench_tokenize
+from benchmarks import bench_coco, bench_raw, bench_rl, bench_tokenize
 
 
 @pytest.fixture(autouse=True)
@@ -53,3 +53,11 @@ def test_stream_benchmark_code_runs(tmp_path):
     assert out["sizes"]["images"] == 3000
     assert out["stream_n_jobs_1"]["score"] == out["stream_n_jobs_2"]["score"]
     assert out["stream_n_jobs_1"]["peak_mib"] > 0
+
+
+def test_raw_text_benchmark_agrees(shared_data):
+    if shutil.which("java") is None:
+        pytest.skip("this benchmark compares with the Java tokenizer; java is not on PATH")
+    pytest.importorskip("pycocoevalcap", reason="the benchmarks compare with the `ref` extra")
+    out = bench_raw.main(["--images", "200", "--repeat", "1", "--ref-repeat", "1"])
+    assert out["agreement"]["max_abs_diff"] <= 1e-12 and out["sizes"]["images"] == 200

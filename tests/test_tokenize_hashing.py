@@ -25,9 +25,10 @@ def splitmix(z: int) -> int:
 
 def token_hash(token: str) -> int:
     """The scheme of sparsecider.hashing's docstring, in plain Python integers."""
-    h = len(token) * G & M64
-    for ch in token:
-        h = splitmix(h ^ ord(ch))
+    data = token.encode("utf-8", "surrogatepass")
+    h = len(data) * G & M64
+    for j in range(0, len(data), 8):
+        h = splitmix(h ^ int.from_bytes(data[j : j + 8], "little"))
     return h
 
 
@@ -50,7 +51,7 @@ text = st.text(
 def test_whitespace_table_covers_every_unicode_space():
     assert all(ord(c) < _SPACE_LIMIT for c in WHITESPACE)
     assert _IS_SPACE.sum() == len(WHITESPACE) and not _IS_SPACE[_SPACE_LIMIT]
-    assert SCHEME == "cp-splitmix64-v1"
+    assert SCHEME == "utf8-splitmix64-v2"
 
 
 @settings(max_examples=300, deadline=None)

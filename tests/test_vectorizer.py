@@ -187,3 +187,12 @@ def test_shared_between_threads():
     with ThreadPoolExecutor(8) as pool:
         for got in pool.map(lambda _: vec.similarity(CANDS, CANDS), range(16)):
             np.testing.assert_array_equal(got, want)
+
+
+def test_feature_names_follow_the_transform_columns():
+    vec = CiderVectorizer(tokenizer="whitespace", n=2, n_features=16).fit([["a b", "b c"]])
+    names = vec.get_feature_names_out()
+    X = vec.transform(["c"])  # one unigram: one stored column, in the 1-gram block
+    assert names.shape == (X.shape[1],) == (32,)
+    (col,) = X.indices.tolist()
+    assert names[col] == f"1gram_{col}" and names[16] == "2gram_0"

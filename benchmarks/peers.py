@@ -1,0 +1,56 @@
+"""Other CIDEr-D implementations to compare with, loaded only when installed.
+
+aac-metrics (Labbé et al., audio captioning) ships a pure-Python CIDEr-D
+(``aac_metrics.functional.cider_d``, a port of pycocoevalcap's scorer
+returning torch tensors).  Its package ``__init__`` imports every metric it
+offers, and one of them (CLAP, through ``msclap``) pins ``numpy<2`` and an old
+numba, which cannot be installed beside this project's numpy.  So the
+benchmarks load only the CIDEr-D module, after installing the package without
+its dependencies::
+
+    pip install "torch==2.13.0" pythonwrench typing_extensions
+    pip install --no-deps aac-metrics
+
+:func:`aac_cider_d` returns None when that is not available.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import types
+from collections.abc import Callable
+
+
+def aac_cider_d() -> Callable | None:
+    """aac-metrics' functional ``cider_d``, or None when it is not installed."""
+    try:
+        spec = importlib.util.find_spec("aac_metrics")
+        if spec is None or spec.submodule_search_locations is None:
+            return None
+        if "aac_metrics" not in sys.modules:
+            # a bare package object: its submodules import, its __init__ does not run
+            for name, path in (
+                ("aac_metrics", list(spec.submodule_search_locations)),
+                (
+                    "aac_metrics.functional",
+                    [p + "/functional" for p in spec.submodule_search_locations],
+                ),
+            ):
+                package = types.ModuleType(name)
+                package.__path__ = path
+                sys.modules[name] = package
+        module = importlib.import_module("aac_metrics.functional.cider_d")
+        return module.cider_d
+    except ImportError:
+        return None
+
+
+def aac_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("aac-metrics")
+    except PackageNotFoundError:
+        return "not installed"

@@ -1,0 +1,39 @@
+"""Run every benchmark in turn, then rewrite the tables of benchmarks/README.md.
+
+Usage: ``python -m benchmarks.run_all [--skip NAME ...]`` (names: coco, raw,
+tokenize, rl, scaling, stream).  About half an hour on a 2-core machine,
+mostly the reference implementation.  Each benchmark checks agreement before
+timing and stops the run on a disagreement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+from benchmarks import common, report
+
+BENCHMARKS = {
+    "coco": "benchmarks.bench_coco",
+    "raw": "benchmarks.bench_raw",
+    "tokenize": "benchmarks.bench_tokenize",
+    "rl": "benchmarks.bench_rl",
+    "scaling": "benchmarks.bench_scaling",
+    "stream": "benchmarks.bench_stream",
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skip", nargs="*", default=[], choices=sorted(BENCHMARKS))
+    args = parser.parse_args(argv)
+    for name, module in BENCHMARKS.items():
+        if name in args.skip:
+            continue
+        common.log(f"=== {module}")
+        importlib.import_module(module).main([])
+    report.main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""n-gram keys to one sparse count matrix per order, by sorting packed words.
+
+The captions of a scoring call are laid out image after image, each image's
+references first and then its candidates (*slots*, :class:`Layout`).  For one
+order, the keys of all n-grams, slot after slot, are sorted once (the key's
+high bits and the n-gram's position packed in one 64-bit word, so a plain
+``np.sort`` does it), which groups every n-gram's occurrences by key, then
+slot.  Run lengths give the raw counts: the result is the count matrix in CSC
+form (one column per distinct key, in increasing key order; row indices are
+slots, sorted within each column).  Within a column the slots of one image are
+adjacent, references before candidates, which is what document frequencies
+(:mod:`.docfreq`) and the candidate-reference join (:mod:`.pairs`) read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .tokenize import Tokens
+
+__all__ = ["Layout", "count_columns", "image_runs", "layout", "slot_tokens"]
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """Where each caption sits in the image-major slot order.
+
+    Slots run image after image: image i's references (in input order), then
+    image i's candidates (in input order).
+
+    Attributes
+    ----------
+    reference_slot : ndarray of int64, shape (n_references,)
+    candidate_slot : ndarray of int64, shape (n_candidates,)
+    slot_image : ndarray of int64, shape (n_slots,)
+        The image of each slot.
+    slot_is_candidate : ndarray of bool, shape (n_slots,)
+    slot_pair_base : ndarray of int64, shape (n_slots,)
+        For a candidate slot, the index of its first pair (pairs are grouped
+        by candidate, see :func:`sparsecider.pairs.candidate_reference_pairs`);
+        for a reference slot, its position among its image's references.
+        The pair of candidate slot a and reference slot b is
+        ``slot_pair_base[a] + slot_pair_base[b]``.
+    """
+
+    reference_slot: np.ndarray
+    candidate_slot: np.ndarray
+    slot_image: np.ndarray
+    slot_is_candidate: np.ndarray
+    slot_pair_base: np.ndarray
+
+    @property
+    def n_slots(self) -> int:
+        return int(self.slot_image.shape[0])
+
+
+def _exclusive_cumsum(values: np.ndarray) -> np.ndarray:
+    out = np.zeros(values.shape[0] + 1, dtype=np.int64)
+    np.cumsum(values, out=out[1:])
+    return out
+
+
+def layout(candidate_image: np.ndarray, reference_offsets: np.ndarray) -> Layout:
+    """The slot layout of aligned inputs.
+
+    Preconditions: image i's references are rows
+    ``reference_offsets[i]:reference_offsets[i + 1]``; ``candidate_image``
+    holds each candidate's image (in any order).  Cost: O(n_captions), plus a
+    stable sort of ``candidate_image`` when it is not already non-decreasing.
+    """
+    n_images = reference_offsets.shape[0] - 1
+    n_refs = int(reference_offsets[-1])
+    n_cands = candidate_image.shape[0]
+    refs_per_image = np.diff(reference_offsets)
+    cands_per_image = np.bincount(candidate_image, minlength=n_images)
+    cands_before = _exclusive_cumsum(cands_per_image)
+    ref_image = np.repeat(np.arange(n_images, dtype=np.int64), refs_per_image)
+    reference_slot = np.arange(n_refs, dtype=np.int64) + cands_before[ref_image]
+    # a candidate's rank among its image's candidates, in input order
+    if n_cands < 2 or bool((candidate_image[1:] >= candidate_image[:-1]).all()):
+        rank = np.arange(n_cands, dtype=np.int64) - cands_before[candidate_image]
+    else:
+        order = np.argsort(candidate_image, kind="stable")
+        rank = np.empty(n_cands, dtype=np.int64)
+        rank[order] = np.arange(n_cands, dtype=np.int64) - cands_before[candidate_image[order]]
+    candidate_slot = reference_offsets[candidate_image + 1] + cands_before[candidate_image] + rank
+
+    n_slots = n_refs + n_cands
+    slot_image = np.empty(n_slots, dtype=np.int64)
+    slot_image[reference_slot] = ref_image
+    slot_image[candidate_slot] = candidate_image
+    slot_is_candidate = np.zeros(n_slots, dtype=bool)
+    slot_is_candidate[candidate_slot] = True
+    slot_pair_base = np.empty(n_slots, dtype=np.int64)
+    slot_pair_base[reference_slot] = np.arange(n_refs) - reference_offsets[ref_image]
+    slot_pair_base[candidate_slot] = _exclusive_cumsum(refs_per_image[candidate_image])[:-1]
+    return Layout(reference_slot, candidate_slot, slot_image, slot_is_candidate, slot_pair_base)
+
+
+def slot_tokens(references: Tokens, candidates: Tokens, slots: Layout) -> Tokens:
+    """Both token streams merged into one, caption after caption in slot order.
+
+    Cost: one gather of the token hashes (none when there are no candidates).
+    """
+    if candidates.lengths.shape[0] == 0:
+        return references
+    lengths = np.empty(slots.n_slots, dtype=np.int64)
+    lengths[slots.reference_slot] = references.lengths
+    lengths[slots.candidate_slot] = candidates.lengths
+    source = np.empty(slots.n_slots, dtype=np.int64)  # where each slot's tokens start now
+    source[slots.reference_slot] = _exclusive_cumsum(references.lengths)[:-1]
+    source[slots.candidate_slot] = (
+        _exclusive_cumsum(candidates.lengths)[:-1] + references.hashes.shape[0]
+    )
+    target = _exclusive_cumsum(lengths)
+    gather = np.repeat(source - target[:-1], lengths)
+    gather += np.arange(target[-1], dtype=np.int64)
+    hashes = np.concatenate((references.hashes, candidates.hashes))[gather]
+    return Tokens(hashes=hashes, lengths=lengths)
+
+
+def _sort_with_positions(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions and keys in increasing (key, position) order.
+
+    The key's high bits and the position share one word, so one ``np.sort``
+    (a vectorised radix/quick sort, far cheaper than ``argsort``) orders
+    them; the full keys are then read back and the rare runs whose keys agree
+    only in the high bits are re-sorted on the full key.  Exact.
+    """
+    n = keys.shape[0]
+    bits = max(int(n - 1).bit_length(), 1)
+    shift = np.uint64(bits)
+    words = keys >> shift
+    words <<= shift
+    words |= np.arange(n, dtype=np.uint64)
+    words.sort()
+    words &= np.uint64((1 << bits) - 1)
+    positions = words.view(np.int64)
+    sorted_keys = keys[positions]
+    # Keys that agree in the high bits interleave by position; the order is
+    # right exactly when the full keys come out non-decreasing.  Otherwise
+    # re-sort the runs of those high bits on the full key (rare: about
+    # distinct**2 / 2**(65 - bits) such pairs).
+    if (sorted_keys[1:] < sorted_keys[:-1]).any():
+        high = sorted_keys >> shift
+        clash = (sorted_keys[1:] != sorted_keys[:-1]) & (high[1:] == high[:-1])
+        at = np.flatnonzero(np.isin(high, high[1:][clash]))  # whole runs, contiguous
+        order = np.lexsort((positions[at], sorted_keys[at]))
+        positions[at] = positions[at][order]
+        sorted_keys[at] = sorted_keys[at][order]
+    return positions, sorted_keys
+
+
+def count_columns(keys: np.ndarray, indptr: np.ndarray) -> tuple[sp.csc_matrix, np.ndarray]:
+    """The raw-count matrix of one order, from its n-gram keys in slot order.
+
+    Preconditions: ``keys[indptr[s]:indptr[s + 1]]`` are the keys of slot s's
+    n-grams (one per occurrence).  Cost: one ``np.sort`` of ``len(keys)``
+    words and a handful of passes; no Python loop.
+
+    Returns
+    -------
+    counts : csc_matrix of float64, shape (n_slots, n_columns)
+        Row indices (slots) sorted within each column, no duplicates.
+    column_keys : ndarray of uint64, shape (n_columns,)
+        Strictly increasing: column j is the n-gram of key ``column_keys[j]``.
+    """
+    n_slots = indptr.shape[0] - 1
+    index_dtype = np.int32 if max(n_slots, keys.shape[0]) < 2**31 else np.int64
+    if keys.shape[0] == 0:
+        empty = sp.csc_matrix((n_slots, 0), dtype=np.float64)
+        return empty, np.empty(0, dtype=np.uint64)
+    positions, sorted_keys = _sort_with_positions(keys)
+    slot_of_position = np.repeat(np.arange(n_slots, dtype=index_dtype), np.diff(indptr))
+    slots = slot_of_position[positions]
+    new_key = np.empty(keys.shape[0], dtype=bool)
+    new_key[0] = True
+    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=new_key[1:])
+    entry = new_key.copy()
+    entry[1:] |= slots[1:] != slots[:-1]
+    starts = np.flatnonzero(entry)
+    counts = np.diff(starts, append=keys.shape[0]).astype(np.float64)
+    column_starts = np.flatnonzero(new_key[starts])
+    column_keys = sorted_keys[starts[column_starts]]
+    colptr = np.append(column_starts, starts.shape[0]).astype(index_dtype)
+    matrix = sp.csc_matrix((counts, slots[starts], colptr), shape=(n_slots, column_keys.shape[0]))
+    matrix.has_sorted_indices = True
+    return matrix, column_keys
+
+
+def image_runs(counts: sp.csc_matrix, slot_image: np.ndarray) -> np.ndarray:
+    """Where each run of one column's entries within one image starts.
+
+    Preconditions: ``counts`` from :func:`count_columns` over slots grouped
+    by image (``slot_image`` non-decreasing).  Cost: one gather and one
+    comparison over the stored entries.
+
+    Returns
+    -------
+    ndarray of bool, shape (nnz,)
+        True at an entry whose column or image differs from the previous entry's.
+    """
+    image = slot_image[counts.indices]
+    starts = np.empty(image.shape[0], dtype=bool)
+    if image.shape[0]:
+        starts[0] = True
+        np.not_equal(image[1:], image[:-1], out=starts[1:])
+        starts[counts.indptr[:-1]] = True  # every column holds at least one entry
+    return starts
