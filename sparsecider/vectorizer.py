@@ -50,7 +50,7 @@ def _documents(X: object) -> list[list[str]]:
     return docs
 
 
-class CiderVectorizer(TransformerMixin, BaseEstimator):
+class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
     """CIDEr's tf-idf n-gram vectors, for scikit-learn pipelines.
 
     ``fit`` learns document frequencies from references (or takes fitted
