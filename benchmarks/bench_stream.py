@@ -84,7 +84,7 @@ def agreement(path: Path, n_records: int) -> dict:
 
 def coco_threads(repeat: int) -> dict:
     cands, refs = datasets.coco_val()
-    one = sparsecider.cider_d(cands, refs, tokenizer="whitespace")
+    one = sparsecider.cider_d(cands, refs, tokenizer="whitespace", n_jobs=1)
     two = sparsecider.cider_d(cands, refs, tokenizer="whitespace", n_jobs=2)
     if not (np.array_equal(one.scores, two.scores) and one.score == two.score):
         raise SystemExit("n_jobs=2 differs from n_jobs=1 on COCO val")

@@ -185,7 +185,7 @@ def as_corpus(candidates: object, references: object) -> Corpus:
         ids = tuple(cand_keys)
         values = [candidates[k] for k in cand_keys]
         if set(map(type, values)) <= {str}:
-            cand_lists = [[v] for v in values]
+            cand_lists = values  # one caption per image
         else:
             cand_lists = [_candidate_list(candidates[k], f"candidates[{k!r}]") for k in cand_keys]
     else:
@@ -196,21 +196,26 @@ def as_corpus(candidates: object, references: object) -> Corpus:
                 "they must be aligned, one entry per image"
             )
         if set(map(type, cand_seq)) <= {str}:
-            cand_lists = [[c] for c in cand_seq]
+            cand_lists = cand_seq  # one caption per image
         else:
             cand_lists = [_candidate_list(c, f"candidates[{i}]") for i, c in enumerate(cand_seq)]
     if not ref_lists:
         raise ValueError("there are no images to score: candidates and references are empty")
 
-    n_cands = np.fromiter(map(len, cand_lists), dtype=np.int64, count=len(cand_lists))
     n_refs = np.fromiter(map(len, ref_lists), dtype=np.int64, count=len(ref_lists))
     offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
     np.cumsum(n_refs, out=offsets[1:])
-    flat_refs = [r for refs in ref_lists for r in refs]
+    images = np.arange(len(cand_lists), dtype=np.int64)
+    if cand_lists and isinstance(cand_lists[0], str):  # one string per image
+        flat_cands, candidate_image = cand_lists, images
+    else:
+        n_cands = np.fromiter(map(len, cand_lists), dtype=np.int64, count=len(cand_lists))
+        flat_cands = list(chain.from_iterable(cand_lists))
+        candidate_image = np.repeat(images, n_cands)
     return Corpus(
-        candidates=[c for cands in cand_lists for c in cands],
-        candidate_image=np.repeat(np.arange(len(cand_lists), dtype=np.int64), n_cands),
-        references=flat_refs,
+        candidates=flat_cands,
+        candidate_image=candidate_image,
+        references=list(chain.from_iterable(ref_lists)),
         reference_offsets=offsets,
         ids=ids,
     )
