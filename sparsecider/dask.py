@@ -103,7 +103,19 @@ class DaskCiderResult:
 
     def to_dataframe(self):
         """The scores as a dask dataframe with columns ``id`` and ``score``
-        (records with several candidates get one row per candidate)."""
+        (records with several candidates get one row per candidate).
+
+        Examples
+        --------
+        >>> import dask.bag as db
+        >>> import sparsecider.dask
+        >>> rows = [{"id": "a", "candidate": ["a dog", "a cat"], "references": ["a dog"]},
+        ...         {"id": "b", "candidate": "a bus", "references": ["a red bus"]}]
+        >>> r = sparsecider.dask.cider_d(db.from_sequence(rows), tokenizer="whitespace")
+        >>> frame = r.to_dataframe().compute()
+        >>> frame["id"].tolist(), frame.shape
+        (['a', 'a', 'b'], (3, 2))
+        """
 
         def rows(pairs):
             for image_id, value in pairs:

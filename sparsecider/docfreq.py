@@ -31,6 +31,18 @@ def image_document_frequency(
     Returns
     -------
     ndarray of float64, shape (n_columns,)
+
+    Examples
+    --------
+    Image 0 has slots 0 (a reference holding keys 4, 9) and 1 (its candidate,
+    holding 9); image 1 has slot 2 (a reference holding 4):
+
+    >>> from sparsecider.entries import count_columns, image_runs
+    >>> counts, _ = count_columns(np.array([4, 9, 9, 4], dtype=np.uint64), np.array([0, 2, 3, 4]))
+    >>> image, candidate = np.array([0, 0, 1]), np.array([False, True, False])
+    >>> runs = image_runs(counts, image)
+    >>> image_document_frequency(counts, runs, candidate[counts.indices]).tolist()
+    [2.0, 1.0]
     """
     if counts.shape[1] == 0:
         return np.zeros(0, dtype=np.float64)

@@ -70,6 +70,18 @@ def layout(candidate_image: np.ndarray, reference_offsets: np.ndarray) -> Layout
     ``reference_offsets[i]:reference_offsets[i + 1]``; ``candidate_image``
     holds each candidate's image (in any order).  Cost: O(n_captions), plus a
     stable sort of ``candidate_image`` when it is not already non-decreasing.
+
+    Examples
+    --------
+    Image 0 has references 0 and 1 and candidate 0; image 1 has reference 2
+    and candidates 1 and 2.  Pairs run candidate after candidate:
+    (0, 0), (0, 1), (1, 2), (2, 2):
+
+    >>> s = layout(np.array([0, 1, 1]), np.array([0, 2, 3]))
+    >>> s.reference_slot.tolist(), s.candidate_slot.tolist()
+    ([0, 1, 3], [2, 4, 5])
+    >>> s.slot_image.tolist(), s.slot_pair_base.tolist()
+    ([0, 0, 0, 1, 1, 1], [0, 1, 0, 0, 2, 3])
     """
     n_images = reference_offsets.shape[0] - 1
     n_refs = int(reference_offsets[-1])
@@ -104,6 +116,14 @@ def slot_tokens(references: Tokens, candidates: Tokens, slots: Layout) -> Tokens
     """Both token streams merged into one, caption after caption in slot order.
 
     Cost: one gather of the token hashes (none when there are no candidates).
+
+    Examples
+    --------
+    >>> from sparsecider.tokenize import tokenize
+    >>> refs, cands = tokenize(["r0", "r1 r1"]), tokenize(["c0"])
+    >>> merged = slot_tokens(refs, cands, layout(np.array([0]), np.array([0, 2])))
+    >>> merged.lengths.tolist(), bool(merged.hashes[-1] == cands.hashes[0])
+    ([1, 2, 1], True)
     """
     if candidates.lengths.shape[0] == 0:
         return references
@@ -167,6 +187,15 @@ def count_columns(keys: np.ndarray, indptr: np.ndarray) -> tuple[sp.csc_matrix, 
         Row indices (slots) sorted within each column, no duplicates.
     column_keys : ndarray of uint64, shape (n_columns,)
         Strictly increasing: column j is the n-gram of key ``column_keys[j]``.
+
+    Examples
+    --------
+    Slot 0 holds keys 7, 3, 7 and slot 1 keys 3, 5:
+
+    >>> keys = np.array([7, 3, 7, 3, 5], dtype=np.uint64)
+    >>> counts, column_keys = count_columns(keys, np.array([0, 3, 5]))
+    >>> column_keys.tolist(), counts.toarray().tolist()
+    ([3, 5, 7], [[1.0, 0.0, 2.0], [1.0, 1.0, 0.0]])
     """
     n_slots = indptr.shape[0] - 1
     index_dtype = np.int32 if max(n_slots, keys.shape[0]) < 2**31 else np.int64
@@ -202,6 +231,15 @@ def image_runs(counts: sp.csc_matrix, slot_image: np.ndarray) -> np.ndarray:
     -------
     ndarray of bool, shape (nnz,)
         True at an entry whose column or image differs from the previous entry's.
+
+    Examples
+    --------
+    Slots 0 and 1 belong to image 0, slot 2 to image 1; key 4 is in all three:
+
+    >>> keys = np.array([4, 4, 4, 9], dtype=np.uint64)
+    >>> counts, _ = count_columns(keys, np.array([0, 1, 2, 4]))
+    >>> image_runs(counts, np.array([0, 0, 1])).tolist()  # entries: key 4 x 3 slots, key 9
+    [True, False, True, True]
     """
     image = slot_image[counts.indices]
     starts = np.empty(image.shape[0], dtype=bool)

@@ -138,6 +138,17 @@ class DocumentFrequencies:
         tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
             As in :func:`sparsecider.cider_d`; all references are tokenized
             as one sequence, image after image.
+
+        Examples
+        --------
+        "dog" is in two of the three images, however many of their
+        references hold it; "the" only in the first:
+
+        >>> refs = [["the dog runs", "a dog"], ["a dog sits"], ["a cat"]]
+        >>> df = DocumentFrequencies.from_references(refs, tokenizer="whitespace")
+        >>> from sparsecider.tokenize import tokenize
+        >>> df.lookup(tokenize(["dog the cat bus"]).hashes, 1).tolist()
+        [2.0, 1.0, 1.0, 0.0]
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
@@ -165,6 +176,16 @@ class DocumentFrequencies:
         result equals :meth:`from_references` on those strings with
         ``tokenizer="whitespace"`` (and matches the ``*-idxs`` legacy files
         when ``include_eos=True``, which counted the end-of-sequence id).
+
+        Examples
+        --------
+        Two images of padded id sequences (0 ends a caption):
+
+        >>> refs = [[[5, 7, 0, 0], [5, 8, 0, 0]], [[9, 7, 0, 0]]]
+        >>> df = DocumentFrequencies.from_id_references(refs, eos=0)
+        >>> df == DocumentFrequencies.from_references(
+        ...     [["5 7", "5 8"], ["9 7"]], tokenizer="whitespace")
+        True
         """
         from .ids import reference_id_tokens
 
@@ -175,7 +196,23 @@ class DocumentFrequencies:
     def from_tokens(
         cls, tokens: Tokens, reference_offsets: np.ndarray, *, n: int, tokenizer: str
     ) -> DocumentFrequencies:
-        """From tokenized references grouped by image (``reference_offsets``)."""
+        """From tokenized references grouped by image (``reference_offsets``).
+
+        The kernel under :meth:`from_references`: per order, the count
+        matrix of :func:`sparsecider.entries.count_columns` and its image
+        document frequencies.
+
+        Examples
+        --------
+        >>> from sparsecider.tokenize import tokenize
+        >>> tokens = tokenize(["a dog", "a cat", "a dog"])  # images: [0, 0], [1]
+        >>> df = DocumentFrequencies.from_tokens(
+        ...     tokens, np.array([0, 2, 3]), n=2, tokenizer="whitespace")
+        >>> df.n_images  # "a" and "dog" are in 2 images, "cat" in 1; "a dog" 2, "a cat" 1
+        2
+        >>> sorted(df.counts(1).tolist()), sorted(df.counts(2).tolist())
+        ([1, 2, 2], [1, 2])
+        """
         n_images = int(reference_offsets.shape[0] - 1)
         if n_images < 1:
             raise ValueError("references is empty: document frequencies need at least one image")
@@ -201,6 +238,16 @@ class DocumentFrequencies:
         Returns
         -------
         ndarray of float64, shape keys.shape
+
+        Examples
+        --------
+        >>> from sparsecider.hashing import ngram_keys
+        >>> from sparsecider.tokenize import tokenize
+        >>> df = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
+        >>> t = tokenize(["a dog", "a bus"])
+        >>> bigrams, _ = list(ngram_keys(t.hashes, t.lengths, 2))[1]
+        >>> df.lookup(bigrams, 2).tolist()  # "a dog" in one image, "a bus" in none
+        [1.0, 0.0]
         """
         if not 1 <= order <= self.n:
             raise ValueError(f"order must be in 1..{self.n}, got {order}")
@@ -212,11 +259,26 @@ class DocumentFrequencies:
         return lookup_sorted(table, counts, keys, out)
 
     def keys(self, order: int) -> np.ndarray:
-        """The (read-only, sorted) n-gram keys of one order."""
+        """The (read-only, sorted) n-gram keys of one order.
+
+        Examples
+        --------
+        >>> df = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
+        >>> keys = df.keys(1)
+        >>> keys.shape, keys.dtype.name, bool((keys[1:] > keys[:-1]).all()), keys.flags.writeable
+        ((3,), 'uint64', True, False)
+        """
         return self._keys[order - 1]
 
     def counts(self, order: int) -> np.ndarray:
-        """The (read-only) document frequencies aligned with :meth:`keys`."""
+        """The (read-only) document frequencies aligned with :meth:`keys`.
+
+        Examples
+        --------
+        >>> df = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
+        >>> sorted(df.counts(1).tolist()), df.counts(2).tolist()  # "a": 2 images
+        ([1, 1, 2], [1, 1])
+        """
         return self._counts[order - 1]
 
     def __len__(self) -> int:
@@ -225,12 +287,27 @@ class DocumentFrequencies:
 
     @property
     def nbytes(self) -> int:
-        """Memory held by the arrays."""
+        """Memory held by the arrays: 12 bytes per n-gram (8-byte key, 4-byte count).
+
+        Examples
+        --------
+        >>> df = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
+        >>> len(df), df.nbytes
+        (5, 60)
+        """
         return sum(k.nbytes + c.nbytes for k, c in zip(self._keys, self._counts, strict=True))
 
     @property
     def digest(self) -> str:
-        """A short content hash (8 hex digits) identifying these frequencies."""
+        """A short content hash (8 hex digits) identifying these frequencies.
+
+        Examples
+        --------
+        >>> a = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
+        >>> b = DocumentFrequencies.from_references([["a cat"], ["a dog"]], tokenizer="whitespace")
+        >>> len(a.digest), a.digest == b.digest  # the same counts, whatever the image order
+        (8, True)
+        """
         if self._digest is None:
             h = hashlib.blake2b(digest_size=4)
             h.update(f"{self.n}|{self.n_images}|{SCHEME}".encode())
@@ -241,7 +318,14 @@ class DocumentFrequencies:
         return self._digest
 
     def describe(self) -> str:
-        """The ``df`` field of a signature: ``precomputed(n_images=...,sha=...)``."""
+        """The ``df`` field of a signature: ``precomputed(n_images=...,sha=...)``.
+
+        Examples
+        --------
+        >>> df = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
+        >>> df.describe() == f"precomputed(n_images=2,sha={df.digest})"
+        True
+        """
         return f"precomputed(n_images={self.n_images},sha={self.digest})"
 
     def __repr__(self) -> str:
@@ -271,6 +355,13 @@ class DocumentFrequencies:
         Counts add up, as do ``n_images``; fitting shards separately and
         merging gives exactly what fitting the whole corpus gives.  Both must
         have the same ``n`` and tokenizer.
+
+        Examples
+        --------
+        >>> refs = [["a dog"], ["a cat"], ["the dog"]]
+        >>> fit = lambda r: DocumentFrequencies.from_references(r, tokenizer="whitespace")
+        >>> fit(refs[:1]) + fit(refs[1:]) == fit(refs)
+        True
         """
         if not isinstance(other, DocumentFrequencies):
             raise TypeError(f"can only merge DocumentFrequencies, got {type(other).__name__}")
@@ -288,7 +379,17 @@ class DocumentFrequencies:
     # ---- files ---------------------------------------------------------------
 
     def save(self, path: str | Path) -> Path:
-        """Write the versioned ``.npz`` file described in the module docstring."""
+        """Write the versioned ``.npz`` file described in the module docstring.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> df = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     path = df.save(pathlib.Path(tmp) / "coco-train.df.npz")
+        ...     DocumentFrequencies.load(path) == df
+        True
+        """
         path = Path(path)
         meta = {
             "format": _FORMAT,
@@ -310,7 +411,23 @@ class DocumentFrequencies:
 
     @classmethod
     def load(cls, path: str | Path) -> DocumentFrequencies:
-        """Read a file written by :meth:`save` (never unpickles anything)."""
+        """Read a file written by :meth:`save` (never unpickles anything).
+
+        Raises ``ValueError`` naming the file for anything else, including
+        frequencies saved under another hashing scheme (see :meth:`save`
+        for an example).
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     bad = pathlib.Path(tmp) / "notes.npz"
+        ...     _ = bad.write_text("not an archive")
+        ...     DocumentFrequencies.load(bad)
+        Traceback (most recent call last):
+        ...
+        ValueError: .../notes.npz: not a sparsecider document frequency file (...)
+        """
         path = Path(path)
         try:
             archive = np.load(path, allow_pickle=False)
@@ -372,6 +489,17 @@ class DocumentFrequencies:
         n-gram tuples hold words, or vocabulary indices as strings
         (``("12", "5")``) in the ``*-idxs`` files; scored with
         :func:`sparsecider.cider_d_ids` or on space-joined id strings.
+
+        Examples
+        --------
+        >>> import pickle, tempfile, pathlib
+        >>> table = {("a",): 2.0, ("dog",): 1.0, ("a", "dog"): 1.0}
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     path = pathlib.Path(tmp) / "coco-train-words.p"
+        ...     _ = path.write_bytes(pickle.dumps({"document_frequency": table, "ref_len": 2}))
+        ...     df = DocumentFrequencies.from_pickle(path)
+        >>> df.n, df.n_images, len(df)
+        (2, 2, 3)
         """
         from .legacy import read_legacy_df
 
@@ -385,7 +513,16 @@ class DocumentFrequencies:
         cls, table: dict, *, n_images: int, tokenizer: str = "whitespace", source: str = ""
     ) -> DocumentFrequencies:
         """From ``{tuple_of_tokens: count}`` (counts of 0 are dropped: they
-        weigh exactly like unseen n-grams)."""
+        weigh exactly like unseen n-grams).
+
+        Examples
+        --------
+        >>> table = {("a",): 2, ("dog",): 1, ("cat",): 1, ("a", "dog"): 1, ("a", "cat"): 1}
+        >>> df = DocumentFrequencies.from_ngram_counts(table, n_images=2)
+        >>> df == DocumentFrequencies.from_references(
+        ...     [["a dog"], ["a cat"]], n=2, tokenizer="whitespace")
+        True
+        """
         from .tokenize import split_whitespace
 
         by_order: dict[int, tuple[list[str], list[float]]] = {}

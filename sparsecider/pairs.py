@@ -56,6 +56,13 @@ def sum_by(index: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     """``out[i] = sum of values[index == i]`` in array order, float64 of shape (n,).
 
     ``np.bincount`` with weights, except that empty input still gives float64.
+
+    Examples
+    --------
+    >>> sum_by(np.array([2, 0, 2]), np.array([0.5, 1.0, 2.0]), 4).tolist()
+    [1.0, 0.0, 2.5, 0.0]
+    >>> sum_by(np.array([], dtype=np.int64), np.array([]), 2).dtype.name
+    'float64'
     """
     return np.bincount(index, values, minlength=n).astype(np.float64, copy=False)
 
@@ -99,6 +106,24 @@ def column_pair_dots(
     Returns
     -------
     ndarray of float64, shape (n_pairs,)
+
+    Examples
+    --------
+    One image: reference 0 holds n-grams 1 and 2, reference 1 holds 2, the
+    candidate holds 1 twice and 2 once (weights left at 1):
+
+    >>> from sparsecider.entries import count_columns, image_runs, layout
+    >>> s = layout(np.array([0]), np.array([0, 2]))
+    >>> keys = np.array([1, 2, 2, 1, 1, 2], dtype=np.uint64)
+    >>> counts, _ = count_columns(keys, np.array([0, 2, 3, 6]))
+    >>> counts.toarray().tolist()  # rows: reference 0, reference 1, the candidate
+    [[1.0, 1.0], [0.0, 1.0], [2.0, 1.0]]
+    >>> args = (image_runs(counts, s.slot_image), s.slot_is_candidate[counts.indices],
+    ...         s.slot_pair_base, 2)
+    >>> column_pair_dots(counts, *args, clip=True).tolist()  # min(2, 1) * 1 + 1 * 1; 1 * 1
+    [2.0, 1.0]
+    >>> column_pair_dots(counts, *args, clip=False).tolist()  # 2 * 1 + 1 * 1; 1 * 1
+    [3.0, 1.0]
     """
     rows = weighted.indices
     nnz = rows.shape[0]

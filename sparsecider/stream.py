@@ -122,6 +122,16 @@ def read_jsonl(
     ValueError
         A missing or unreadable file, a line that is not JSON, or one that
         is not a JSON object.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp) / "val.jsonl"
+    ...     _ = path.write_text('{"id": 1}\\n\\n{"id": 2, "candidate": "a\\u2028dog"}\\n')
+    ...     rows = [(where.split("/")[-1], r) for where, r in read_jsonl(path)]
+    >>> rows
+    [('val.jsonl:1', {'id': 1}), ('val.jsonl:3', {'id': 2, 'candidate': 'a\\u2028dog'})]
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]

@@ -10,9 +10,9 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .entries import count_columns
 from .frequencies import DocumentFrequencies
 from .hashing import ngram_keys
-from .ngrams import columns_for_keys, count_matrix
 from .pairs import all_pairs_dot, length_penalty, row_norms
 from .result import CiderResult
 from .scoring import cider, cider_d
@@ -398,9 +398,12 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             strict=True,
         )
         for k, ((keys_a, ptr_a), (keys_b, ptr_b)) in enumerate(pairs):
-            column_keys, (cols_a, cols_b) = columns_for_keys(keys_a, keys_b)
-            ma = count_matrix(cols_a, ptr_a, column_keys.shape[0])
-            mb = count_matrix(cols_b, ptr_b, column_keys.shape[0])
+            # one column space for both sides: rows of a, then rows of b
+            counts, column_keys = count_columns(
+                np.concatenate((keys_a, keys_b)), np.concatenate((ptr_a, ptr_b[1:] + ptr_a[-1]))
+            )
+            both = counts.tocsr()
+            ma, mb = both[: len(a)], both[len(a) :]
             w = idf(self.df_.lookup(column_keys, k + 1), self.df_.n_images)
             dot = all_pairs_dot(ma, mb, w, clip=clip)
             na = row_norms(ma.multiply(w[None, :]).tocsr())

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sparsecider.entries import count_columns
 from sparsecider.hashing import SCHEME, ngram_keys
-from sparsecider.ngrams import factorize
 from sparsecider.tokenize import _IS_SPACE, _SPACE_LIMIT, split_whitespace
 
 M64 = 2**64 - 1
@@ -91,24 +92,38 @@ def test_ngram_keys_follow_the_scheme(token_lists, n):
         assert np.diff(indptr).tolist() == [max(len(t) - k + 1, 0) for t in token_lists]
 
 
-@pytest.mark.parametrize("n_distinct", [1, 7, 1000, 50_000])
-def test_factorize_is_an_exact_numbering(n_distinct):
-    rng = np.random.default_rng(n_distinct)
+def _random_keys(case: str, rng) -> np.ndarray:
+    if case == "clash":
+        # 6,000 occurrences: the sort packs 13 position bits under each key's
+        # top 51 bits, and these keys share those bits (they differ only in
+        # the low 6): the runs must be re-sorted on the full key
+        low = rng.integers(0, 50, 6000).astype(np.uint64)
+        return (np.uint64(0xABCDE) << np.uint64(40)) | low
+    n_distinct = {"one": 1, "few": 7, "many": 1000, "lots": 50_000}[case]
     distinct = rng.integers(0, 2**64 - 1, n_distinct, dtype=np.uint64, endpoint=True)
-    keys = distinct[rng.integers(0, n_distinct, 3 * n_distinct)]
-    codes, uniques = factorize(keys)
-    np.testing.assert_array_equal(uniques[codes], keys)
-    assert len(np.unique(uniques)) == len(uniques) == len(np.unique(keys))
+    return distinct[rng.integers(0, n_distinct, 3 * n_distinct)]
 
 
-def test_factorize_with_colliding_low_bits_stays_exact():
-    # keys equal in their low 40 bits all start at one slot: probing resolves them
-    keys = (np.arange(300, dtype=np.uint64) << np.uint64(40)).repeat(3)
-    codes, uniques = factorize(keys)
-    np.testing.assert_array_equal(uniques[codes], keys)
-    assert len(uniques) == 300
+@pytest.mark.parametrize("case", ["one", "few", "many", "lots", "clash"])
+def test_count_columns_counts_every_key_of_every_slot_exactly(case):
+    rng = np.random.default_rng(len(case))
+    keys = _random_keys(case, rng)
+    cuts = np.sort(rng.integers(0, keys.shape[0] + 1, 40))
+    indptr = np.concatenate(([0], cuts, [keys.shape[0]]))  # some slots empty
+    counts, column_keys = count_columns(keys, indptr)
+    np.testing.assert_array_equal(column_keys, np.unique(keys))
+    dense = counts.toarray()
+    expected = np.zeros_like(dense)
+    for s in range(indptr.shape[0] - 1):  # the twin: a Counter per slot
+        for key, c in Counter(keys[indptr[s] : indptr[s + 1]].tolist()).items():
+            expected[s, np.searchsorted(column_keys, np.uint64(key))] = c
+    np.testing.assert_array_equal(dense, expected)
+    # canonical CSC: strictly increasing slots within each column, none empty
+    for j in range(counts.shape[1]):
+        rows = counts.indices[counts.indptr[j] : counts.indptr[j + 1]]
+        assert rows.size and (np.diff(rows) > 0).all()
 
 
-def test_factorize_empty():
-    codes, uniques = factorize(np.empty(0, dtype=np.uint64))
-    assert codes.shape == uniques.shape == (0,)
+def test_count_columns_empty():
+    counts, column_keys = count_columns(np.empty(0, dtype=np.uint64), np.zeros(3, dtype=np.int64))
+    assert counts.shape == (2, 0) and column_keys.shape == (0,)
