@@ -26,23 +26,20 @@ from collections.abc import Callable
 def aac_cider_d() -> Callable | None:
     """aac-metrics' functional ``cider_d``, or None when it is not installed."""
     try:
-        spec = importlib.util.find_spec("aac_metrics")
-        if spec is None or spec.submodule_search_locations is None:
-            return None
         if "aac_metrics" not in sys.modules:
-            # a bare package object: its submodules import, its __init__ does not run
+            spec = importlib.util.find_spec("aac_metrics")
+            if spec is None or spec.submodule_search_locations is None:
+                return None
+            # bare package objects: their submodules import, their __init__ does not run
+            paths = list(spec.submodule_search_locations)
             for name, path in (
-                ("aac_metrics", list(spec.submodule_search_locations)),
-                (
-                    "aac_metrics.functional",
-                    [p + "/functional" for p in spec.submodule_search_locations],
-                ),
+                ("aac_metrics", paths),
+                ("aac_metrics.functional", [p + "/functional" for p in paths]),
             ):
                 package = types.ModuleType(name)
                 package.__path__ = path
                 sys.modules[name] = package
-        module = importlib.import_module("aac_metrics.functional.cider_d")
-        return module.cider_d
+        return importlib.import_module("aac_metrics.functional.cider_d").cider_d
     except ImportError:
         return None
 

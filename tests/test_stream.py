@@ -45,6 +45,8 @@ def random_records(n_images: int, seed: int = 0, multi: bool = False) -> list[di
 
 
 def in_memory(records, metric=sparsecider.cider_d, **kw):
+    """The in-memory result, in one thread unless ``n_jobs`` says otherwise."""
+    kw.setdefault("n_jobs", 1)
     return metric(
         {r["id"]: r["candidate"] for r in records},
         {r["id"]: r["references"] for r in records},
