@@ -66,7 +66,7 @@ def _lower(token: str) -> str:
 # ---- the fast path ---------------------------------------------------------
 # Most captions are ASCII words, numbers and hyphenated words, maybe with a
 # clitic ('s 're 've 'll 'm 'd n't) or one chunk-final punctuation mark
-# (. , ! ?, always filtered), separated by spaces or tabs.  For those the
+# (. , ! ?, always filtered), separated by spaces, tabs or double quotes.  For those the
 # lexer's result is certain: lower-case, split the clitic off, drop the
 # chunk-final punctuation.  A caption leaves the fast path when any rule
 # could read across chunks or keep a period: digits on both sides of a
@@ -86,13 +86,16 @@ for _c in range(128):
     _CLASS[_c] = (
         _LETTER if _ch.isascii() and _ch.isalpha()
         else _DIGIT if _ch.isdigit()
-        else {" ": _BLANK, "\t": _BLANK, "\n": _NEWLINE, ".": _DOT, ",": _COMMA, "!": _BANG,
-              "?": _QUESTION, "'": _APOS, "-": _HYPHEN}.get(_ch, _OTHER)
+        else {" ": _BLANK, "\t": _BLANK, '"': _BLANK, "\n": _NEWLINE, ".": _DOT, ",": _COMMA,
+              "!": _BANG, "?": _QUESTION, "'": _APOS, "-": _HYPHEN}.get(_ch, _OTHER)
     )  # fmt: skip
+# A double quote is always a token of its own (`` or ''), which the filter
+# drops: for the fast path it separates chunks exactly as a blank does.  (A
+# chunk it closes is still checked like any other: "B." keeps its period
+# before a quote, so abbreviation-like chunks take the exact lexer.)
 _CLITIC_CHUNK = re.compile(
     r"[A-Za-z]*[A-MO-Za-mo-z]n't[.,!?]?|[A-Za-z]{2,}'(?:s|re|ve|ll|m|d)[.,!?]?"
 )
-_ONE_BLANK = np.array([32], dtype=np.uint32)
 _SPLIT_WORDS = ("cannot", "gonna", "gotta", "lemme", "gimme", "wanna")
 
 
@@ -192,16 +195,13 @@ def _fast_path(text: str, cp: np.ndarray) -> tuple[list[str], np.ndarray]:
         low_cp = cp + ((cp >= 65) & (cp <= 90)).astype(np.uint32) * 32
     drop = np.flatnonzero(punct & ends_chunk)
     kept = np.delete(low_cp, drop)
-    kept[kept == 9] = 32
+    kept[(kept == 9) | (kept == 34)] = 32  # tabs and double quotes become blanks
     is_nt = (cp[np.maximum(apos - 1, 0)] == ord("n")) & (
         cp[np.minimum(apos + 1, n - 1)] == ord("t")
     )
     clitic_at = apos - is_nt  # the blank goes before "'s" or before "n't"
     clitic_at = clitic_at - np.searchsorted(drop, clitic_at)  # positions in ``kept``
-    parts = []
-    for piece in np.split(kept, clitic_at):
-        parts += [piece, _ONE_BLANK]
-    out = np.concatenate(parts[:-1])
+    out = np.insert(kept, clitic_at, np.uint32(32))
     blank = out == 32
     lead = blank & np.concatenate(([True], blank[:-1] | (out[:-1] == 10)))
     out = out[~lead]
@@ -273,9 +273,10 @@ def ptb_tokenize(captions: Sequence[str]) -> list[str]:
             "captions must be a list of strings, got str; wrap one caption as [caption]"
         )
     clean = list(captions)
-    for i, c in enumerate(clean):
-        if not isinstance(c, str):
-            raise TypeError(f"captions[{i}] must be a string, got {type(c).__name__}")
+    if not set(map(type, clean)) <= {str}:  # one C-level pass; then name the culprit
+        for i, c in enumerate(clean):
+            if not isinstance(c, str):
+                raise TypeError(f"captions[{i}] must be a string, got {type(c).__name__}")
     text = "\n".join(clean)
     if text.count("\n") != max(len(clean) - 1, 0):  # some captions hold a newline
         clean = [c.replace("\n", " ") if "\n" in c else c for c in clean]
