@@ -1,6 +1,6 @@
 """Stable 64-bit hashes of tokens and n-grams, computed on whole arrays.
 
-Tokens are hashed from their Unicode code points, so a token's hash depends
+Tokens are hashed from their UTF-8 bytes, 8 at a time, so a token's hash depends
 only on its text: identical across processes, machines and runs (Python's
 salted ``hash`` is never used), which lets document frequencies fitted in one
 process be stored and used in another.  Scheme ``utf8-splitmix64-v2``:

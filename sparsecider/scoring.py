@@ -375,7 +375,8 @@ def score_corpus(
 ) -> CiderResult:
     """Score a validated corpus (see :func:`score_tokens`).
 
-    With ``n_jobs > 1`` the images are cut into that many contiguous shards,
+    With ``n_jobs > 1`` the images are cut into up to that many contiguous
+    shards of at least ``MIN_SHARD_IMAGES`` images,
     each tokenized (exactly as inside the whole sequence, see
     :func:`sparsecider.tokenize.tokenize_slice`) and counted in its own
     thread; in corpus mode the shards' document frequencies are then summed
@@ -384,10 +385,13 @@ def score_corpus(
     same order: the result is bit-identical to ``n_jobs=1``.
     """
     warn_single_image(corpus.n_images, df)
-    bounds = shard_bounds(corpus.reference_offsets, n_jobs)
-    if n_jobs > 1 and corpus.n_images >= 2 * MIN_SHARD_IMAGES and len(bounds) > 1:
+    # no shard below MIN_SHARD_IMAGES: a many-core machine does not split a
+    # small corpus into slivers (the df merge grows with the square of the shards)
+    n_shards = max(1, min(n_jobs, corpus.n_images // MIN_SHARD_IMAGES))
+    bounds = shard_bounds(corpus.reference_offsets, n_shards)
+    if n_shards > 1 and len(bounds) > 1:
         options = dict(n=n, sigma=sigma, tokenizer=tokenizer, local_df=df is None)
-        with ThreadPoolExecutor(n_jobs, thread_name_prefix="sparsecider") as pool:
+        with ThreadPoolExecutor(len(bounds), thread_name_prefix="sparsecider") as pool:
             done = list(pool.map(lambda b: _prepare_shard(corpus, *b, **options), bounds))
             shards = [p for p, _ in done]
             if df is None:
@@ -467,7 +471,10 @@ def cider_d(
         contiguous shards, tokenized, counted and scored in parallel (most of
         the work runs in numpy without the GIL); the result is bit-identical
         for every value.  Corpora under 4,000 images (an RL batch, a
-        notebook cell) are always scored in the calling thread.
+        notebook cell) are always scored in the calling thread, and no
+        shard gets fewer than 2,000 images.  A callable ``tokenizer`` is then
+        called from the worker threads, once per shard: it must be
+        thread-safe and tokenize each caption on its own.
 
     Returns
     -------

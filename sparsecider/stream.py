@@ -11,7 +11,7 @@ streaming passes over its records, a chunk of images at a time:
 2. **score**: each chunk is scored against those frequencies, and its
    per-image scores are written out before the next chunk is read.
 
-Memory is bounded by the chunk (tokens, n-gram counts and pair gathers of
+Memory is bounded by the chunk (tokens, n-gram counts and the pair join of
 ``chunk_size`` images, times ``n_jobs`` chunks in flight) plus the document
 frequencies (12 bytes per distinct n-gram) plus 40 bytes per candidate for
 the returned scores.  The results are bit-identical to the in-memory

@@ -1,8 +1,8 @@
 """Caption strings to token hashes (flat array + lengths), for whole corpora.
 
 The scorer sees tokens only as 64-bit hashes (:mod:`.hashing`).  Splitting
-and hashing run on one buffer of Unicode code points for all captions, with
-no Python object per token.
+and hashing run on one UTF-8 buffer of all captions (text that is not pure
+ASCII is also split on its code points), with no Python object per token.
 
 Tokenizers:
 
@@ -94,8 +94,9 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
     """Split every caption on whitespace (as ``str.split()``) and hash the tokens.
 
     Preconditions: every item is a ``str``.  Cost: one join and one encode of
-    the corpus text, then vectorised passes over its bytes (and, for text
-    that is not pure ASCII, its code points); no Python object per token.
+    the corpus text (two for text that is not pure ASCII: UTF-8 and UTF-32),
+    then vectorised passes over its bytes (and then its code points); no
+    Python object per token.
 
     Parameters
     ----------
