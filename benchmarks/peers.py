@@ -44,6 +44,26 @@ def aac_cider_d() -> Callable | None:
         return None
 
 
+def aac_agreement(
+    cider_d: Callable, candidates: list[str], references: list[list[str]], scores, where: str
+) -> tuple[float, float]:
+    """Run aac-metrics' ``cider_d`` once: (max abs difference from ``scores``, seconds).
+
+    Stops the benchmark (``SystemExit``) when the difference exceeds 1e-12.
+    """
+    import time
+
+    import numpy as np
+
+    start = time.perf_counter()
+    _, per_caption = cider_d(candidates, references)
+    seconds = time.perf_counter() - start
+    diff = float(np.abs(np.asarray(scores) - per_caption["cider_d"].numpy()).max())
+    if diff > 1e-12:
+        raise SystemExit(f"disagreement with aac-metrics {where}: max abs diff {diff}")
+    return diff, seconds
+
+
 def aac_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._arrays import exclusive_cumsum, ranges
 from .tokenize import Tokens
 
 __all__ = ["Layout", "count_columns", "image_runs", "layout", "slot_tokens"]
@@ -57,12 +58,6 @@ class Layout:
         return int(self.slot_image.shape[0])
 
 
-def _exclusive_cumsum(values: np.ndarray) -> np.ndarray:
-    out = np.zeros(values.shape[0] + 1, dtype=np.int64)
-    np.cumsum(values, out=out[1:])
-    return out
-
-
 def layout(candidate_image: np.ndarray, reference_offsets: np.ndarray) -> Layout:
     """The slot layout of aligned inputs.
 
@@ -88,7 +83,7 @@ def layout(candidate_image: np.ndarray, reference_offsets: np.ndarray) -> Layout
     n_cands = candidate_image.shape[0]
     refs_per_image = np.diff(reference_offsets)
     cands_per_image = np.bincount(candidate_image, minlength=n_images)
-    cands_before = _exclusive_cumsum(cands_per_image)
+    cands_before = exclusive_cumsum(cands_per_image)
     ref_image = np.repeat(np.arange(n_images, dtype=np.int64), refs_per_image)
     reference_slot = np.arange(n_refs, dtype=np.int64) + cands_before[ref_image]
     # a candidate's rank among its image's candidates, in input order
@@ -108,7 +103,7 @@ def layout(candidate_image: np.ndarray, reference_offsets: np.ndarray) -> Layout
     slot_is_candidate[candidate_slot] = True
     slot_pair_base = np.empty(n_slots, dtype=np.int64)
     slot_pair_base[reference_slot] = np.arange(n_refs) - reference_offsets[ref_image]
-    slot_pair_base[candidate_slot] = _exclusive_cumsum(refs_per_image[candidate_image])[:-1]
+    slot_pair_base[candidate_slot] = exclusive_cumsum(refs_per_image[candidate_image])[:-1]
     return Layout(reference_slot, candidate_slot, slot_image, slot_is_candidate, slot_pair_base)
 
 
@@ -131,13 +126,11 @@ def slot_tokens(references: Tokens, candidates: Tokens, slots: Layout) -> Tokens
     lengths[slots.reference_slot] = references.lengths
     lengths[slots.candidate_slot] = candidates.lengths
     source = np.empty(slots.n_slots, dtype=np.int64)  # where each slot's tokens start now
-    source[slots.reference_slot] = _exclusive_cumsum(references.lengths)[:-1]
+    source[slots.reference_slot] = exclusive_cumsum(references.lengths)[:-1]
     source[slots.candidate_slot] = (
-        _exclusive_cumsum(candidates.lengths)[:-1] + references.hashes.shape[0]
+        exclusive_cumsum(candidates.lengths)[:-1] + references.hashes.shape[0]
     )
-    target = _exclusive_cumsum(lengths)
-    gather = np.repeat(source - target[:-1], lengths)
-    gather += np.arange(target[-1], dtype=np.int64)
+    gather = ranges(source, lengths)
     hashes = np.concatenate((references.hashes, candidates.hashes))[gather]
     return Tokens(hashes=hashes, lengths=lengths)
 
@@ -172,11 +165,7 @@ def _sort_with_positions(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         run_end = np.append(run_start[1:], n)
         clash = np.flatnonzero((sorted_keys[1:] != sorted_keys[:-1]) & same_high)
         bad = np.unique(np.searchsorted(run_start, clash, side="right") - 1)
-        lengths = run_end[bad] - run_start[bad]
-        offsets = np.zeros(bad.shape[0] + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        at = np.repeat(run_start[bad] - offsets[:-1], lengths)
-        at += np.arange(offsets[-1], dtype=np.int64)  # the positions of those runs
+        at = ranges(run_start[bad], run_end[bad] - run_start[bad])  # those runs' places
         order = np.lexsort((positions[at], sorted_keys[at]))
         positions[at] = positions[at][order]
         sorted_keys[at] = sorted_keys[at][order]

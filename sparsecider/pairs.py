@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ._arrays import exclusive_cumsum, ranges
+
 __all__ = [
     "candidate_reference_pairs",
     "column_pair_dots",
@@ -39,11 +41,8 @@ def candidate_reference_pairs(candidate_image: np.ndarray, reference_offsets: np
     """
     n_refs = np.diff(reference_offsets)[candidate_image]
     pair_candidate = np.repeat(np.arange(candidate_image.shape[0], dtype=np.int64), n_refs)
-    pair_starts = np.zeros(candidate_image.shape[0] + 1, dtype=np.int64)
-    np.cumsum(n_refs, out=pair_starts[1:])
-    # position of each pair within its candidate's group, plus the image's first reference
-    within = np.arange(pair_starts[-1], dtype=np.int64) - np.repeat(pair_starts[:-1], n_refs)
-    pair_reference = reference_offsets[candidate_image][pair_candidate] + within
+    # each candidate's image's references, one range per candidate
+    pair_reference = ranges(reference_offsets[candidate_image], n_refs)
     return pair_candidate, pair_reference
 
 
@@ -126,20 +125,15 @@ def column_pair_dots(
     [3.0, 1.0]
     """
     rows = weighted.indices
-    nnz = rows.shape[0]
     run_first = np.flatnonzero(runs)
-    refs_before = np.zeros(nnz + 1, dtype=np.int64)
-    np.cumsum(~candidate, out=refs_before[1:])
+    refs_before = exclusive_cumsum(~candidate)
     cand_entry = np.flatnonzero(candidate)
     first = run_first[np.searchsorted(run_first, cand_entry, side="right") - 1]
     n_refs = refs_before[cand_entry] - refs_before[first]  # all of the run's references
     shared = n_refs > 0
     cand_entry, first, n_refs = cand_entry[shared], first[shared], n_refs[shared]
-    offsets = np.zeros(n_refs.shape[0] + 1, dtype=np.int64)
-    np.cumsum(n_refs, out=offsets[1:])
     cand_of_term = np.repeat(cand_entry, n_refs)
-    ref_of_term = np.repeat(first - offsets[:-1], n_refs)
-    ref_of_term += np.arange(offsets[-1], dtype=np.int64)
+    ref_of_term = ranges(first, n_refs)
     data = weighted.data
     ref_value = data[ref_of_term]
     if clip:

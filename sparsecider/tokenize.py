@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._arrays import exclusive_cumsum
 from .hashing import hash_byte_tokens
 from .ptb import ptb_tokenize
 
@@ -117,20 +118,18 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
     text = _SEPARATOR.join(captions)
     char_len = np.fromiter(map(len, captions), dtype=np.int64, count=n)
     caption_start = np.cumsum(char_len + 1) - (char_len + 1)  # in characters
-    if text.isascii():
-        data = text.encode("ascii")
-        buffer = np.frombuffer(data + bytes(8), dtype=np.uint8)
+    data = text.encode("utf-8", "surrogatepass")
+    buffer = np.frombuffer(data + bytes(8), dtype=np.uint8)  # 8 readable bytes past the end
+    if len(data) == len(text):  # pure ASCII: bytes are characters
         starts, ends = _runs(~_IS_SPACE[buffer[: len(data)]])
         byte_starts, byte_ends = starts, ends
     else:
-        data = text.encode("utf-8", "surrogatepass")
-        buffer = np.frombuffer(data + bytes(8), dtype=np.uint8)
         cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         starts, ends = _runs(~_IS_SPACE[np.minimum(cp, _SPACE_LIMIT)])
         # byte offset of each character: 1 to 4 UTF-8 bytes per code point
-        width = 1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
-        byte_at = np.zeros(cp.shape[0] + 1, dtype=np.int64)
-        np.cumsum(width, out=byte_at[1:])
+        byte_at = exclusive_cumsum(
+            1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
+        )
         byte_starts, byte_ends = byte_at[starts], byte_at[ends]
     first_token = np.searchsorted(starts, caption_start)
     return Tokens(

@@ -17,14 +17,11 @@ def idf(document_frequency: np.ndarray, n_documents: float) -> np.ndarray:
     return np.log(float(n_documents)) - np.log(np.maximum(document_frequency, 1.0))
 
 
-def apply_idf(counts: sp.csr_matrix | sp.csc_matrix, weights: np.ndarray):
-    """Turn raw counts (columns: n-grams) into tf-idf values in place.
+def apply_idf(counts: sp.csc_matrix, weights: np.ndarray) -> sp.csc_matrix:
+    """Turn raw counts (CSC, columns: n-grams) into tf-idf values in place.
 
-    CSR: ``data *= w[indices]``; CSC: each column's entries times its weight.
-    The tf is the raw count, not divided by length (as pycocoevalcap).
+    Each column's entries are multiplied by its weight.  The tf is the raw
+    count, not divided by length (as pycocoevalcap).
     """
-    if counts.format == "csc":
-        counts.data *= np.repeat(weights, np.diff(counts.indptr))
-    else:
-        counts.data *= weights[counts.indices]
+    counts.data *= np.repeat(weights, np.diff(counts.indptr))
     return counts
