@@ -36,7 +36,7 @@ class Layout:
     ----------
     reference_slot : ndarray of int64, shape (n_references,)
     candidate_slot : ndarray of int64, shape (n_candidates,)
-    slot_image : ndarray of int64, shape (n_slots,)
+    slot_image : ndarray of int32 (int64 from 2**31 images), shape (n_slots,)
         The image of each slot.
     slot_is_candidate : ndarray of bool, shape (n_slots,)
     slot_pair_base : ndarray of int64, shape (n_slots,)
@@ -96,7 +96,7 @@ def layout(candidate_image: np.ndarray, reference_offsets: np.ndarray) -> Layout
     candidate_slot = reference_offsets[candidate_image + 1] + cands_before[candidate_image] + rank
 
     n_slots = n_refs + n_cands
-    slot_image = np.empty(n_slots, dtype=np.int64)
+    slot_image = np.empty(n_slots, dtype=np.int32 if n_images < 2**31 else np.int64)
     slot_image[reference_slot] = ref_image
     slot_image[candidate_slot] = candidate_image
     slot_is_candidate = np.zeros(n_slots, dtype=bool)
@@ -135,24 +135,40 @@ def slot_tokens(references: Tokens, candidates: Tokens, slots: Layout) -> Tokens
     return Tokens(hashes=hashes, lengths=lengths)
 
 
-def _sort_with_positions(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Positions and keys in increasing (key, position) order.
+def _sort_entries(
+    keys: np.ndarray, indptr: np.ndarray, index_dtype: type
+) -> tuple[np.ndarray, np.ndarray]:
+    """Keys and slots of all occurrences in increasing (key, position) order.
 
-    The key's high bits and the position share one word, so one ``np.sort``
-    of plain 64-bit integers (vectorised, far cheaper than ``argsort``) orders
-    them; the full keys are then read back and the runs whose keys agree
-    only in the high bits are re-sorted on the full key.  Exact.
+    Preconditions: ``keys[indptr[s]:indptr[s + 1]]`` are slot s's keys;
+    fewer than 2**32 of them.  Each key's high bits and its position share
+    one word, so one ``np.sort`` of plain 64-bit integers (vectorised, far
+    cheaper than ``argsort``) orders them.  One gather by position then reads
+    back each occurrence's slot and the key's low bits (packed in one word:
+    one random access, not two), which complete the key exactly.  Runs whose
+    keys agree only in the high bits are re-sorted on the full key.
     """
     n = keys.shape[0]
+    n_slots = indptr.shape[0] - 1
     bits = max(int(n - 1).bit_length(), 1)
     shift = np.uint64(bits)
+    position_mask = np.uint64((1 << bits) - 1)
+    # the low 32 bits of each key over its slot (bits <= 32 <= 64 - 32)
+    low_and_slot = keys << np.uint64(32)
+    low_and_slot |= np.repeat(np.arange(n_slots, dtype=np.uint64), np.diff(indptr))
     words = keys >> shift
     words <<= shift
     words |= np.arange(n, dtype=np.uint64)
     words.sort()
-    words &= np.uint64((1 << bits) - 1)
-    positions = words.view(np.int64)
-    sorted_keys = keys[positions]
+    positions = (words & position_mask).view(np.int64)
+    gathered = low_and_slot[positions]
+    del low_and_slot
+    slots = gathered.view(np.uint32)[0::2].astype(index_dtype)  # little-endian low half
+    gathered >>= np.uint64(32)
+    gathered &= position_mask  # the key's low bits, under the sorted high bits
+    sorted_keys = words
+    sorted_keys &= ~position_mask
+    sorted_keys |= gathered
     # Keys that agree in the high bits interleave by position; the order is
     # right exactly when the full keys come out non-decreasing.  Otherwise
     # re-sort the runs of those high bits on the full key.  Such pairs number
@@ -167,9 +183,9 @@ def _sort_with_positions(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         bad = np.unique(np.searchsorted(run_start, clash, side="right") - 1)
         at = ranges(run_start[bad], run_end[bad] - run_start[bad])  # those runs' places
         order = np.lexsort((positions[at], sorted_keys[at]))
-        positions[at] = positions[at][order]
+        slots[at] = slots[at][order]
         sorted_keys[at] = sorted_keys[at][order]
-    return positions, sorted_keys
+    return sorted_keys, slots
 
 
 def count_columns(keys: np.ndarray, indptr: np.ndarray) -> tuple[sp.csc_matrix, np.ndarray]:
@@ -177,7 +193,7 @@ def count_columns(keys: np.ndarray, indptr: np.ndarray) -> tuple[sp.csc_matrix, 
 
     Preconditions: ``keys[indptr[s]:indptr[s + 1]]`` are the keys of slot s's
     n-grams (one per occurrence).  Cost: one ``np.sort`` of ``len(keys)``
-    words and a handful of passes; no Python loop.
+    words, one gather and a handful of sequential passes; no Python loop.
 
     Returns
     -------
@@ -195,21 +211,24 @@ def count_columns(keys: np.ndarray, indptr: np.ndarray) -> tuple[sp.csc_matrix, 
     >>> column_keys.tolist(), counts.toarray().tolist()
     ([3, 5, 7], [[1.0, 0.0, 2.0], [1.0, 1.0, 0.0]])
     """
+    n = keys.shape[0]
     n_slots = indptr.shape[0] - 1
-    index_dtype = np.int32 if max(n_slots, keys.shape[0]) < 2**31 else np.int64
-    if keys.shape[0] == 0:
+    if n >= 2**32 or n_slots >= 2**32:
+        raise ValueError(f"{n} n-grams in {n_slots} captions: too many for one call; shard the corpus")
+    index_dtype = np.int32 if max(n_slots, n) < 2**31 else np.int64
+    if n == 0:
         empty = sp.csc_matrix((n_slots, 0), dtype=np.float64)
         return empty, np.empty(0, dtype=np.uint64)
-    positions, sorted_keys = _sort_with_positions(keys)
-    slot_of_position = np.repeat(np.arange(n_slots, dtype=index_dtype), np.diff(indptr))
-    slots = slot_of_position[positions]
-    new_key = np.empty(keys.shape[0], dtype=bool)
+    sorted_keys, slots = _sort_entries(keys, indptr, index_dtype)
+    new_key = np.empty(n, dtype=bool)
     new_key[0] = True
     np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=new_key[1:])
     entry = new_key.copy()
     entry[1:] |= slots[1:] != slots[:-1]
     starts = np.flatnonzero(entry)
-    counts = np.diff(starts, append=keys.shape[0]).astype(np.float64)
+    counts = np.empty(starts.shape[0], dtype=np.float64)
+    np.subtract(starts[1:], starts[:-1], out=counts[:-1])
+    counts[-1] = n - starts[-1]
     column_starts = np.flatnonzero(new_key[starts])
     column_keys = sorted_keys[starts[column_starts]]
     colptr = np.append(column_starts, starts.shape[0]).astype(index_dtype)

@@ -98,7 +98,7 @@ def _plain_lists(values: list) -> bool:
     """True when every value is a non-empty list of exact ``str`` (checked with
     C-level passes); anything else goes through the item-by-item checks,
     which name the offending item."""
-    if not all(type(v) is list for v in values) or not all(map(len, values)):
+    if set(map(type, values)) - {list} or not all(map(len, values)):
         return False
     return set(map(type, chain.from_iterable(values))) <= {str}
 
@@ -163,7 +163,15 @@ def as_corpus(candidates: object, references: object) -> Corpus:
             f"strings, or a dict from image id to a string, got {_type(candidates)}"
         )
     ref_lists, ids = check_references(references)
-    if cand_is_map:
+    if cand_is_map and list(candidates.keys()) == list(ids or ()):
+        # the same ids in the same order (the usual case): nothing to reorder
+        ids = tuple(candidates.keys())
+        values = list(candidates.values())
+        if set(map(type, values)) <= {str}:
+            cand_lists = values  # one caption per image
+        else:
+            cand_lists = [_candidate_list(candidates[k], f"candidates[{k!r}]") for k in ids]
+    elif cand_is_map:
         cand_keys = list(candidates.keys())
         ref_keys = set(ids or ())
         only_c = [k for k in cand_keys if k not in ref_keys]

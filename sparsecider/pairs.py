@@ -125,10 +125,12 @@ def column_pair_dots(
     [3.0, 1.0]
     """
     rows = weighted.indices
-    run_first = np.flatnonzero(runs)
+    # the first entry of each entry's run: the latest run start at or before it
+    run_first = np.where(runs, np.arange(runs.shape[0]), 0)
+    np.maximum.accumulate(run_first, out=run_first)
     refs_before = exclusive_cumsum(~candidate)
     cand_entry = np.flatnonzero(candidate)
-    first = run_first[np.searchsorted(run_first, cand_entry, side="right") - 1]
+    first = run_first[cand_entry]
     n_refs = refs_before[cand_entry] - refs_before[first]  # all of the run's references
     shared = n_refs > 0
     cand_entry, first, n_refs = cand_entry[shared], first[shared], n_refs[shared]

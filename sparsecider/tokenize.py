@@ -1,8 +1,9 @@
 """Caption strings to token hashes (flat array + lengths), for whole corpora.
 
 The scorer sees tokens only as 64-bit hashes (:mod:`.hashing`).  Splitting
-and hashing run on one UTF-8 buffer of all captions (text that is not pure
-ASCII is also split on its code points), with no Python object per token.
+and hashing run on one UTF-8 buffer of all captions (the few bytes of
+characters wider than ASCII get a pass of their own), with no Python object
+per token.
 
 Tokenizers:
 
@@ -39,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._arrays import exclusive_cumsum
+from ._arrays import exclusive_cumsum, ranges
 from .hashing import hash_byte_tokens
 from .ptb import ptb_tokenize
 
@@ -62,6 +63,8 @@ _BUILTIN = ("ptb", "whitespace")
 # Code points for which str.isspace() is true all lie below U+3001.
 _SPACE_LIMIT = 0x3001
 _IS_SPACE = np.array([chr(c).isspace() for c in range(_SPACE_LIMIT + 1)], dtype=bool)
+# the same for one byte of UTF-8 text: only ASCII bytes are characters of their own
+_IS_SPACE_BYTE = np.concatenate((_IS_SPACE[:0x80], np.zeros(0x80, dtype=bool)))
 _SEPARATOR = "\n"  # whitespace, so no token can span two captions
 
 
@@ -94,10 +97,10 @@ class Tokens:
 def split_whitespace(captions: Sequence[str]) -> Tokens:
     """Split every caption on whitespace (as ``str.split()``) and hash the tokens.
 
-    Preconditions: every item is a ``str``.  Cost: one join and one encode of
-    the corpus text (two for text that is not pure ASCII: UTF-8 and UTF-32),
-    then vectorised passes over its bytes (and then its code points); no
-    Python object per token.
+    Preconditions: every item is a ``str``.  Cost: one join and one UTF-8
+    encode of the corpus text, then a few vectorised passes over its bytes;
+    the few bytes that are not ASCII get a pass of their own.  No Python
+    object per token.
 
     Parameters
     ----------
@@ -116,32 +119,75 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
     """
     n = len(captions)
     text = _SEPARATOR.join(captions)
-    char_len = np.fromiter(map(len, captions), dtype=np.int64, count=n)
-    caption_start = np.cumsum(char_len + 1) - (char_len + 1)  # in characters
     data = text.encode("utf-8", "surrogatepass")
     buffer = np.frombuffer(data + bytes(8), dtype=np.uint8)  # 8 readable bytes past the end
-    if len(data) == len(text):  # pure ASCII: bytes are characters
-        starts, ends = _runs(~_IS_SPACE[buffer[: len(data)]])
-        byte_starts, byte_ends = starts, ends
-    else:
-        cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        starts, ends = _runs(~_IS_SPACE[np.minimum(cp, _SPACE_LIMIT)])
-        # byte offset of each character: 1 to 4 UTF-8 bytes per code point
-        byte_at = exclusive_cumsum(
-            1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
-        )
-        byte_starts, byte_ends = byte_at[starts], byte_at[ends]
+    space = _ascii_spaces(buffer[: len(data)])  # False for the bytes of wider characters
+    char_len = np.fromiter(map(len, captions), dtype=np.int64, count=n)
+    caption_start = exclusive_cumsum(char_len + 1)[:-1]  # in characters
+    if len(data) != len(text):
+        caption_start = _mark_wide_spaces(buffer, len(data), space, caption_start)
+    starts, ends = _runs(~space)
     first_token = np.searchsorted(starts, caption_start)
     return Tokens(
-        hashes=hash_byte_tokens(buffer, byte_starts, byte_ends - byte_starts),
+        hashes=hash_byte_tokens(buffer, starts, ends - starts),
         lengths=np.diff(first_token, append=starts.shape[0]).astype(np.int64),
     )
 
 
+def _ascii_spaces(text: np.ndarray) -> np.ndarray:
+    """``_IS_SPACE_BYTE[text]`` for a uint8 array, in a few cheap comparisons.
+
+    The whitespace bytes are 9-13 and 28-32; the other bytes up to 32 are
+    rare control characters, cleared only when there are any.
+    """
+    space = text <= 32
+    control = text < 9
+    control |= (text - np.uint8(14)) < 14  # 14-27
+    if control.any():
+        space &= ~control
+    return space
+
+
+def _mark_wide_spaces(
+    buffer: np.ndarray, size: int, space: np.ndarray, char_offsets: np.ndarray
+) -> np.ndarray:
+    """Mark the bytes of multi-byte whitespace characters in ``space``; return
+    ``char_offsets`` (character offsets into the text) as byte offsets.
+
+    Works on the bytes >= 0x80 only (a handful in real captions): a character
+    of 2 or 3 bytes is decoded at each lead byte and looked up in the table
+    of ``str.isspace`` (every whitespace code point is below U+3001, so none
+    takes 4 bytes).
+    """
+    wide = np.flatnonzero(buffer[:size] >= 0x80)
+    lead = buffer[wide]
+    continuation = (lead & 0xC0) == 0x80
+    # a character starting at a lead byte of 2 or 3 bytes (0xC0..0xEF)
+    at = wide[~continuation & (lead < 0xF0)]
+    b0, b1, b2 = (buffer[at + j].astype(np.int64) for j in range(3))
+    two = b0 < 0xE0
+    code = np.where(
+        two, ((b0 & 0x1F) << 6) | (b1 & 0x3F), ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F)
+    )
+    hit = _IS_SPACE[np.minimum(code, _SPACE_LIMIT)]
+    at, width = at[hit], np.where(two[hit], 2, 3)
+    space[ranges(at, width)] = True
+    # character offset c starts at byte c + (continuation bytes of the characters before c)
+    cont = wide[continuation]
+    owner_end = cont - np.arange(cont.shape[0])  # characters up to and including its owner
+    return char_offsets + np.searchsorted(owner_end, char_offsets, side="right")
+
+
 def _runs(word: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Starts and ends (exclusive) of the runs of True in a boolean array."""
-    edges = np.diff(word.view(np.int8), prepend=np.int8(0), append=np.int8(0))
-    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    edge = np.empty(word.shape[0] + 1, dtype=bool)  # where word[i - 1] != word[i]
+    if word.shape[0]:
+        edge[0], edge[-1] = word[0], word[-1]
+        np.not_equal(word[1:], word[:-1], out=edge[1:-1])
+    else:
+        edge[0] = False
+    at = np.flatnonzero(edge)  # a start, an end, a start, ...
+    return at[0::2], at[1::2]
 
 
 def resolve_tokenizer(

@@ -77,6 +77,26 @@ def test_lone_surrogates_and_astral_characters():
     assert tokens.hashes[1] != tokens.hashes[2]
 
 
+def test_control_bytes_and_wide_spaces_split_as_str_split():
+    # every byte below 33 (whitespace or a control character that is not),
+    # and every multi-byte whitespace character, next to multi-byte letters,
+    # at caption edges and after non-ASCII text (byte offsets != characters)
+    controls = "".join(chr(c) for c in range(33)) + "\x7f"
+    wide = [c for c in WHITESPACE if ord(c) >= 0x80]
+    captions = [
+        "é" + controls + "ü",
+        *(f"ü{c}x{c}\u00e9\u00a1{c}" for c in wide),
+        "\x85\xa0Åàx",  # U+0085, U+00A0 are spaces; the bytes 0x85 of Å, 0xA0 of à are not
+        "\u0100\u0120\u2080\u3000\u3001",  # lead/continuation bytes shaped like spaces
+        "",
+        "\ud800\u2028\U0001f415 z",
+    ]
+    tokens = split_whitespace(captions)
+    expected = [c.split() for c in captions]
+    assert tokens.lengths.tolist() == [len(t) for t in expected]
+    assert tokens.hashes.tolist() == [token_hash(t) for toks in expected for t in toks]
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.lists(st.sampled_from(["a", "b", "cc", "ü"]), max_size=7), max_size=5),
