@@ -214,7 +214,9 @@ def count_columns(keys: np.ndarray, indptr: np.ndarray) -> tuple[sp.csc_matrix, 
     n = keys.shape[0]
     n_slots = indptr.shape[0] - 1
     if n >= 2**32 or n_slots >= 2**32:
-        raise ValueError(f"{n} n-grams in {n_slots} captions: too many for one call; shard the corpus")
+        raise ValueError(
+            f"{n} n-grams in {n_slots} captions: too many for one call; shard the corpus"
+        )
     index_dtype = np.int32 if max(n_slots, n) < 2**31 else np.int64
     if n == 0:
         empty = sp.csc_matrix((n_slots, 0), dtype=np.float64)

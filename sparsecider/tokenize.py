@@ -167,7 +167,9 @@ def _mark_wide_spaces(
     b0, b1, b2 = (buffer[at + j].astype(np.int64) for j in range(3))
     two = b0 < 0xE0
     code = np.where(
-        two, ((b0 & 0x1F) << 6) | (b1 & 0x3F), ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F)
+        two,
+        ((b0 & 0x1F) << 6) | (b1 & 0x3F),
+        ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F),
     )
     hit = _IS_SPACE[np.minimum(code, _SPACE_LIMIT)]
     at, width = at[hit], np.where(two[hit], 2, 3)
