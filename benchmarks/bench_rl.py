@@ -8,7 +8,8 @@ images x (5 sampled + 1 greedy) candidates are scored three ways:
 
 - ``ids``: ``sparsecider.cider_d_ids`` on the padded arrays;
 - ``strings``: decode to space-joined id strings, ``sparsecider.cider_d``
-  with ``tokenizer="whitespace"`` (decoding included);
+  with ``tokenizer="whitespace"`` and each image's six candidates as one list
+  (decoding included);
 - ``reference``: pycocoevalcap's ``CiderScorer`` with ``document_frequency``
   and ``ref_len`` set from the corpus, as SCST code does
   (``benchmarks/reference.py``), strings included.
@@ -90,9 +91,11 @@ def main(argv: list[str] | None = None) -> dict:
         ).scores
 
     def strings(batch):
+        # each image's six candidates as one list: its references are counted once
         images, samples = batch
-        cands = [as_text(r) for r in samples]
-        refs = [texts[images[i]] for i in image_index]
+        decoded = [as_text(r) for r in samples]
+        cands = [decoded[i : i + SAMPLES] for i in range(0, len(decoded), SAMPLES)]
+        refs = [texts[i] for i in images]
         return sparsecider.cider_d(cands, refs, df=df, tokenizer="whitespace").scores
 
     def reference(batch):

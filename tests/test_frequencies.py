@@ -118,6 +118,35 @@ def test_lookup_never_changes_anything_and_the_object_is_immutable():
         df.keys(1)[0] = 0
 
 
+@pytest.mark.parametrize("case", ["one", "two", "spread", "crowded", "full range"])
+def test_lookup_finds_exactly_the_stored_keys(case):
+    # the bucket lookup against a dict, with absent keys, the extremes 0 and
+    # 2**64 - 1, repeated and unsorted queries; "crowded" puts thousands of
+    # keys in a few buckets (keys that share their top bits)
+    rng = np.random.default_rng(len(case))
+    if case == "crowded":
+        keys = (np.uint64(5) << np.uint64(60)) | rng.integers(0, 2**20, 3000, dtype=np.uint64)
+    elif case == "full range":
+        ends = np.array([0, 2**64 - 1], dtype=np.uint64)
+        keys = np.concatenate((ends, rng.integers(0, 2**64 - 1, 5000, dtype=np.uint64)))
+    else:
+        size = {"one": 1, "two": 2, "spread": 50_000}[case]
+        keys = rng.integers(0, 2**64 - 1, size, dtype=np.uint64, endpoint=True)
+    keys = np.unique(keys.astype(np.uint64))
+    counts = rng.integers(1, 9, keys.shape[0]).astype(np.uint32)
+    df = DocumentFrequencies([keys], [counts], n_images=8, tokenizer="whitespace")
+    stored = dict(zip(keys.tolist(), counts.tolist(), strict=True))
+    near = np.concatenate((keys, keys + np.uint64(1), keys - np.uint64(1)))  # wraps at the ends
+    extremes = np.array([0, 1, 2**64 - 2, 2**64 - 1], dtype=np.uint64)
+    queries = np.concatenate((
+        rng.permutation(near), extremes,
+        rng.integers(0, 2**64 - 1, 2000, dtype=np.uint64), keys[:5], keys[:5],
+    ))  # fmt: skip
+    for _ in range(2):  # the index is built on the first lookup, reused on the second
+        got = df.lookup(queries, 1)
+        assert got.tolist() == [float(stored.get(q, 0)) for q in queries.tolist()]
+
+
 def test_counts_of_a_hand_made_corpus():
     # REFS: "a" is in all three images; "bus" in two references of image 1 (one
     # document); "dog" twice in image 0; "a dog" once
