@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from sparsecider.entries import count_columns
 from sparsecider.hashing import SCHEME, ngram_keys
-from sparsecider.tokenize import _IS_SPACE, _SPACE_LIMIT, split_whitespace
+from sparsecider.tokenize import (
+    _IS_SPACE,
+    _IS_SPACE_BYTE,
+    _SPACE_LIMIT,
+    _ascii_spaces,
+    split_whitespace,
+)
 
 M64 = 2**64 - 1
 G = 0x9E3779B97F4A7C15
@@ -53,6 +59,14 @@ def test_whitespace_table_covers_every_unicode_space():
     assert all(ord(c) < _SPACE_LIMIT for c in WHITESPACE)
     assert _IS_SPACE.sum() == len(WHITESPACE) and not _IS_SPACE[_SPACE_LIMIT]
     assert SCHEME == "utf8-splitmix64-v2"
+
+
+def test_byte_whitespace_is_ascii_whitespace_only():
+    # a byte is a space on its own only below 0x80; 0x85 and 0xA0 are the
+    # code points of spaces, but as bytes they continue a wider character
+    want = [c < 0x80 and chr(c).isspace() for c in range(256)]
+    assert _IS_SPACE_BYTE.tolist() == want
+    assert _ascii_spaces(np.arange(256, dtype=np.uint8)).tolist() == want
 
 
 @settings(max_examples=300, deadline=None)
