@@ -16,7 +16,6 @@ Usage (needs ``pip install -e .[ref]`` and ``../shared/data``)::
 from __future__ import annotations
 
 import argparse
-import json
 
 import numpy as np
 
@@ -93,10 +92,7 @@ def main(argv: list[str] | None = None) -> dict:
         },
         "sizes": sizes,
         "agreement": {
-            "max_abs_diff": max_diff,
-            "n_captions": len(ref_scores),
-            "score_sparsecider": mine.score,
-            "score_reference": float(ref_score),
+            **common.agreement(max_diff, len(ref_scores), mine.score, ref_score),
             "max_abs_diff_aac_metrics": aac_diff,
         },
         "sparsecider": {**common.summary(t_ours), "peak_mib": mine_mib, "n_jobs": -1},
@@ -104,15 +100,12 @@ def main(argv: list[str] | None = None) -> dict:
         "pycocoevalcap": {**common.summary(t_ref), "peak_mib": ref_mib},
         "aac_metrics": None if t_aac is None else common.summary(t_aac),
     }
-    ref_median = out["pycocoevalcap"]["median_s"]
-    out["speedup_median"] = ref_median / out["sparsecider"]["median_s"]
-    out["speedup_median_n_jobs_1"] = ref_median / out["sparsecider_n_jobs_1"]["median_s"]
+    common.add_speedups(out, "pycocoevalcap")
     if t_aac is not None:
         out["speedup_over_aac_metrics"] = (
             out["aac_metrics"]["median_s"] / out["sparsecider"]["median_s"]
         )
     path = common.write("coco_val", out)
-    print(json.dumps(out, indent=2))
     common.log(
         f"sparsecider {out['sparsecider']['median_s']:.3f} s "
         f"(n_jobs=1: {out['sparsecider_n_jobs_1']['median_s']:.3f} s) vs pycocoevalcap "

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import shutil
 
 import numpy as np
@@ -74,21 +73,13 @@ def main(argv: list[str] | None = None) -> dict:
         "machine": common.machine(),
         "versions": common.versions("sparsecider", "pycocoevalcap", "numpy", "scipy"),
         "sizes": sizes,
-        "agreement": {
-            "max_abs_diff": max_diff,
-            "n_captions": len(ref_scores),
-            "score_sparsecider": mine.score,
-            "score_reference": float(ref_score),
-        },
+        "agreement": common.agreement(max_diff, len(ref_scores), mine.score, ref_score),
         "sparsecider": common.summary(t_ours),
         "sparsecider_n_jobs_1": common.summary(t_single),
         "pycocoevalcap": common.summary(t_ref),
     }
-    ref_median = out["pycocoevalcap"]["median_s"]
-    out["speedup_median"] = ref_median / out["sparsecider"]["median_s"]
-    out["speedup_median_n_jobs_1"] = ref_median / out["sparsecider_n_jobs_1"]["median_s"]
+    ref_median = common.add_speedups(out, "pycocoevalcap")
     path = common.write("coco_val_raw", out)
-    print(json.dumps(out, indent=2))
     common.log(
         f"sparsecider {out['sparsecider']['median_s']:.2f} s "
         f"(n_jobs=1: {out['sparsecider_n_jobs_1']['median_s']:.2f} s) vs PTBTokenizer + Cider "

@@ -22,7 +22,6 @@ Usage: ``python -m benchmarks.bench_rl [--images 113287] [--batches 20]``
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 
@@ -142,7 +141,6 @@ def main(argv: list[str] | None = None) -> dict:
     out["ratio_reference_over_ids"] = out["reference"]["median_ms"] / out["ids"]["median_ms"]
     out["ratio_strings_over_ids"] = out["strings"]["median_ms"] / out["ids"]["median_ms"]
     path = common.write("rl_rewards", out)
-    print(json.dumps(out, indent=2))
     common.log(
         f"per batch: ids {out['ids']['median_ms']:.1f} ms, strings "
         f"{out['strings']['median_ms']:.1f} ms, reference {out['reference']['median_ms']:.1f} ms "

@@ -108,7 +108,6 @@ def main(argv: list[str] | None = None) -> dict:
     }
     path = common.write("scaling", out)
     _plot(rows, path.with_suffix(".png"))
-    print(json.dumps(out, indent=2))
     return out
 
 

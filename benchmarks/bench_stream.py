@@ -155,7 +155,6 @@ def main(argv: list[str] | None = None) -> dict:
     if not args.no_coco:
         out["coco_val_in_memory"] = coco_threads(args.repeat)
     path_out = common.write("stream", out)
-    print(json.dumps(out, indent=2))
     common.log(f"wrote {path_out}")
     return out
 

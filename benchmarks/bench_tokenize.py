@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import shutil
 import subprocess
 
@@ -79,7 +78,6 @@ def main(argv: list[str] | None = None) -> dict:
     }
     out["speedup_median"] = out["java_ptbtokenizer"]["median_s"] / out["sparsecider"]["median_s"]
     path = common.write("tokenize_coco_val", out)
-    print(json.dumps(out, indent=2))
     common.log(
         f"sparsecider {out['sparsecider']['median_s']:.2f} s vs Java "
         f"{out['java_ptbtokenizer']['median_s']:.2f} s (medians): "

@@ -105,12 +105,34 @@ def summary(times: list[float]) -> dict[str, object]:
 
 
 def write(name: str, payload: dict) -> Path:
-    """Write ``results/<name>.json`` (or under $SPARSECIDER_BENCHMARK_RESULTS)."""
+    """Write ``results/<name>.json`` (or under $SPARSECIDER_BENCHMARK_RESULTS)
+    and print the same JSON to stdout."""
     folder = Path(os.environ.get("SPARSECIDER_BENCHMARK_RESULTS", RESULTS))
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.json"
-    path.write_text(json.dumps(payload, indent=2) + "\n")
+    text = json.dumps(payload, indent=2)
+    path.write_text(text + "\n")
+    print(text)
     return path
+
+
+def agreement(max_diff: float, n_captions: int, mine_score: float, ref_score: float) -> dict:
+    """The agreement record of a corpus benchmark."""
+    return {
+        "max_abs_diff": max_diff,
+        "n_captions": n_captions,
+        "score_sparsecider": mine_score,
+        "score_reference": float(ref_score),
+    }
+
+
+def add_speedups(out: dict, reference: str) -> float:
+    """Set ``speedup_median`` (defaults) and ``speedup_median_n_jobs_1`` of
+    ``out`` against ``out[reference]``; return the reference's median."""
+    ref_median = out[reference]["median_s"]
+    out["speedup_median"] = ref_median / out["sparsecider"]["median_s"]
+    out["speedup_median_n_jobs_1"] = ref_median / out["sparsecider_n_jobs_1"]["median_s"]
+    return ref_median
 
 
 def log(*args: object) -> None:

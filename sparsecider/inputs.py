@@ -130,6 +130,27 @@ def check_references(
     return [_reference_list(r, f"{name}[{i}]") for i, r in enumerate(values)], None
 
 
+def _reorder_references(ref_lists: list, ref_ids: Sequence, cand_keys: list) -> list:
+    """The reference lists in the candidates' id order; a ValueError naming
+    the ids found on one side only."""
+    ref_keys = set(ref_ids)
+    only_c = [k for k in cand_keys if k not in ref_keys]
+    cand_key_set = set(cand_keys)
+    only_r = [k for k in ref_ids if k not in cand_key_set]
+    if only_c or only_r:
+        parts = []
+        if only_c:
+            parts.append(f"{len(only_c)} id(s) only in candidates: {describe_keys(only_c)}")
+        if only_r:
+            parts.append(f"{len(only_r)} id(s) only in references: {describe_keys(only_r)}")
+        raise ValueError(
+            "candidates and references must have the same image ids; " + "; ".join(parts)
+        )
+    # output follows the candidates' order; references are looked up by id
+    position = {k: i for i, k in enumerate(ref_ids)}
+    return [ref_lists[position[k]] for k in cand_keys]
+
+
 def as_corpus(candidates: object, references: object) -> Corpus:
     """Validate and flatten candidates and references.
 
@@ -163,35 +184,12 @@ def as_corpus(candidates: object, references: object) -> Corpus:
             f"strings, or a dict from image id to a string, got {_type(candidates)}"
         )
     ref_lists, ids = check_references(references)
-    if cand_is_map and list(candidates.keys()) == list(ids or ()):
-        # the same ids in the same order (the usual case): nothing to reorder
-        ids = tuple(candidates.keys())
-        values = list(candidates.values())
-        if set(map(type, values)) <= {str}:
-            cand_lists = values  # one caption per image
-        else:
-            cand_lists = [_candidate_list(candidates[k], f"candidates[{k!r}]") for k in ids]
-    elif cand_is_map:
+    if cand_is_map:
         cand_keys = list(candidates.keys())
-        ref_keys = set(ids or ())
-        only_c = [k for k in cand_keys if k not in ref_keys]
-        cand_key_set = set(cand_keys)
-        only_r = [k for k in ids or () if k not in cand_key_set]
-        if only_c or only_r:
-            parts = []
-            if only_c:
-                parts.append(f"{len(only_c)} id(s) only in candidates: {describe_keys(only_c)}")
-            if only_r:
-                parts.append(f"{len(only_r)} id(s) only in references: {describe_keys(only_r)}")
-            raise ValueError(
-                "candidates and references must have the same image ids; " + "; ".join(parts)
-            )
-        # output follows the candidates' order; references are looked up by id
-        position = {k: i for i, k in enumerate(ids or ())}
-        order = [position[k] for k in cand_keys]
-        ref_lists = [ref_lists[i] for i in order]
+        if cand_keys != list(ids or ()):  # same ids in the same order: nothing to do
+            ref_lists = _reorder_references(ref_lists, ids or (), cand_keys)
         ids = tuple(cand_keys)
-        values = [candidates[k] for k in cand_keys]
+        values = list(candidates.values())
         if set(map(type, values)) <= {str}:
             cand_lists = values  # one caption per image
         else:

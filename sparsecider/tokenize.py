@@ -63,8 +63,6 @@ _BUILTIN = ("ptb", "whitespace")
 # Code points for which str.isspace() is true all lie below U+3001.
 _SPACE_LIMIT = 0x3001
 _IS_SPACE = np.array([chr(c).isspace() for c in range(_SPACE_LIMIT + 1)], dtype=bool)
-# the same for one byte of UTF-8 text: only ASCII bytes are characters of their own
-_IS_SPACE_BYTE = np.concatenate((_IS_SPACE[:0x80], np.zeros(0x80, dtype=bool)))
 _SEPARATOR = "\n"  # whitespace, so no token can span two captions
 
 
@@ -135,10 +133,12 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
 
 
 def _ascii_spaces(text: np.ndarray) -> np.ndarray:
-    """``_IS_SPACE_BYTE[text]`` for a uint8 array, in a few cheap comparisons.
+    """Which bytes of UTF-8 text are whitespace characters on their own.
 
-    The whitespace bytes are 9-13 and 28-32; the other bytes up to 32 are
-    rare control characters, cleared only when there are any.
+    Only ASCII bytes are characters of their own (a byte 0x85 or 0xA0
+    continues a wider character).  The whitespace bytes are 9-13 and 28-32;
+    the other bytes up to 32 are rare control characters, cleared only when
+    there are any.
     """
     space = text <= 32
     control = text < 9

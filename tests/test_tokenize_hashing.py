@@ -14,7 +14,6 @@ from sparsecider.entries import count_columns
 from sparsecider.hashing import SCHEME, ngram_keys
 from sparsecider.tokenize import (
     _IS_SPACE,
-    _IS_SPACE_BYTE,
     _SPACE_LIMIT,
     _ascii_spaces,
     split_whitespace,
@@ -65,7 +64,6 @@ def test_byte_whitespace_is_ascii_whitespace_only():
     # a byte is a space on its own only below 0x80; 0x85 and 0xA0 are the
     # code points of spaces, but as bytes they continue a wider character
     want = [c < 0x80 and chr(c).isspace() for c in range(256)]
-    assert _IS_SPACE_BYTE.tolist() == want
     assert _ascii_spaces(np.arange(256, dtype=np.uint8)).tolist() == want
 
 
