@@ -48,7 +48,8 @@ def image_document_frequency(
         return np.zeros(0, dtype=np.float64)
     counted = runs if candidate is None else runs & ~candidate
     # per-column sums as differences of one running count (cheaper than reduceat)
-    running = np.empty(counted.shape[0] + 1, dtype=np.int64)
+    nnz = counted.shape[0]
+    running = np.empty(nnz + 1, dtype=np.int32 if nnz < 2**31 else np.int64)
     running[0] = 0
     np.cumsum(counted, out=running[1:])
     at_bounds = running[counts.indptr]

@@ -167,16 +167,20 @@ def ngram_keys(token_hashes: np.ndarray, lengths: np.ndarray, n: int):
         (``max(lengths[j] - k + 1, 0)`` of them).
     """
     n_tokens = token_hashes.shape[0]
-    ends = np.cumsum(lengths)
-    # tokens left in the caption from each position on, itself included
-    remaining = np.repeat(ends, lengths) - np.arange(n_tokens, dtype=np.int64)
+    # inside[p]: the k-gram starting at position p lies within one caption;
+    # for k + 1 it must also not cross the end of a caption at p + k - 1
+    last = np.zeros(n_tokens, dtype=bool)
+    last[np.cumsum(lengths)[lengths > 0] - 1] = True
+    inside = None
     keys = token_hashes
     for k in range(1, n + 1):
         if k > 1:
             keys = next_order_keys(keys, token_hashes, k)
+            m = keys.shape[0]
+            inside = ~last[:m] if inside is None else inside[:m] & ~last[k - 2 : k - 2 + m]
         indptr = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
         np.cumsum(np.maximum(lengths - (k - 1), 0), out=indptr[1:])
         if indptr[-1] == keys.shape[0]:
             yield keys, indptr
         else:
-            yield keys[remaining[: keys.shape[0]] >= k], indptr
+            yield keys[inside], indptr

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ._arrays import exclusive_cumsum, ranges
+from ._arrays import ranges
 
 __all__ = [
     "candidate_reference_pairs",
@@ -125,13 +125,14 @@ def column_pair_dots(
     [3.0, 1.0]
     """
     rows = weighted.indices
-    # the first entry of each entry's run: the latest run start at or before it
-    run_first = np.where(runs, np.arange(runs.shape[0]), 0)
-    np.maximum.accumulate(run_first, out=run_first)
-    refs_before = exclusive_cumsum(~candidate)
+    # the first entry of each candidate entry's run, from the running count of runs
+    run_number = np.cumsum(runs, dtype=np.int32 if runs.shape[0] < 2**31 else np.int64)
     cand_entry = np.flatnonzero(candidate)
-    first = run_first[cand_entry]
-    n_refs = refs_before[cand_entry] - refs_before[first]  # all of the run's references
+    first = np.flatnonzero(runs)[run_number[cand_entry] - 1]
+    # a run holds its references, then its candidates: the references end
+    # at the run's first candidate entry
+    new_run = np.diff(first, prepend=-1) != 0
+    n_refs = cand_entry[new_run][np.cumsum(new_run) - 1] - first
     shared = n_refs > 0
     cand_entry, first, n_refs = cand_entry[shared], first[shared], n_refs[shared]
     cand_of_term = np.repeat(cand_entry, n_refs)

@@ -18,7 +18,7 @@ import numbers
 import os
 import warnings
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,10 +103,12 @@ def check_df(df: object, n: int) -> DocumentFrequencies | None:
 class Prepared:
     """One shard of images, tokenized and counted, ready for document frequencies.
 
-    ``orders[k]`` holds order k + 1: ``column_keys`` (uint64, strictly
-    increasing), the raw-count CSC matrix ``counts`` (rows: the slots of
-    ``slots``; columns: those keys), and ``local_df`` (the shard's own image
-    document frequencies per column, or None when they were not asked for).
+    ``orders[k]`` holds order k + 1 once counted (:func:`count_order`):
+    ``column_keys`` (uint64, strictly increasing), the raw-count CSC matrix
+    ``counts`` (rows: the slots of ``slots``; columns: those keys), and
+    ``local_df`` (the shard's own image document frequencies per column, or
+    None when they were not asked for).  Until then ``keys[k]`` holds that
+    order's n-gram keys and row pointer (:func:`sparsecider.hashing.ngram_keys`).
     """
 
     n_images: int
@@ -116,7 +118,8 @@ class Prepared:
     pair_candidate: np.ndarray
     pair_reference: np.ndarray
     penalty: np.ndarray | None
-    orders: list[OrderCounts]
+    keys: list[tuple[np.ndarray, np.ndarray] | None]
+    orders: list[OrderCounts | None]
 
 
 @dataclass(eq=False)
@@ -134,6 +137,58 @@ class OrderCounts:
         return self.runs, self.candidate
 
 
+def prepare_keys(
+    ref_tokens: Tokens,
+    cand_tokens: Tokens,
+    candidate_image: np.ndarray,
+    reference_offsets: np.ndarray,
+    *,
+    n: int,
+    sigma: float | None,
+) -> Prepared:
+    """Lay out tokenized, aligned inputs and hash their n-grams of every order.
+
+    Cost: O(number of n-grams); the keys of all n orders are held until
+    :func:`count_order` consumes them.
+    """
+    pair_c, pair_r = candidate_reference_pairs(candidate_image, reference_offsets)
+    penalty = None
+    if sigma is not None:
+        # pycocoevalcap's "length" is the bigram count: words - 1, or 0 when empty
+        cand_len = np.maximum(cand_tokens.lengths - 1, 0)
+        ref_len = np.maximum(ref_tokens.lengths - 1, 0)
+        penalty = length_penalty(cand_len[pair_c] - ref_len[pair_r], sigma)
+    slots = layout(candidate_image, reference_offsets)
+    tokens = slot_tokens(ref_tokens, cand_tokens, slots)
+    return Prepared(
+        n_images=int(reference_offsets.shape[0] - 1),
+        candidate_image=candidate_image,
+        reference_offsets=reference_offsets,
+        slots=slots,
+        pair_candidate=pair_c,
+        pair_reference=pair_r,
+        penalty=penalty,
+        keys=list(ngram_keys(tokens.hashes, tokens.lengths, n)),
+        orders=[None] * n,
+    )
+
+
+def count_order(prepared: Prepared, k: int, *, local_df: bool) -> None:
+    """Count order k + 1 of ``prepared`` (its keys are released), in place.
+
+    Cost: one ``np.sort`` of packed keys and a few passes
+    (:func:`sparsecider.entries.count_columns`); ``local_df=True`` adds one
+    pass over the stored counts.
+    """
+    keys, indptr = prepared.keys[k]
+    prepared.keys[k] = None
+    counts, column_keys = count_columns(keys, indptr)
+    order = OrderCounts(column_keys, counts, None)
+    if local_df:
+        order.local_df = image_document_frequency(counts, *order.entry_groups(prepared.slots))
+    prepared.orders[k] = order
+
+
 def prepare(
     ref_tokens: Tokens,
     cand_tokens: Tokens,
@@ -146,36 +201,48 @@ def prepare(
 ) -> Prepared:
     """Count the n-grams of tokenized, aligned inputs (the first half of :func:`score_tokens`).
 
-    Cost: O(number of n-grams): per order, one ``np.sort`` of packed keys
-    and a few passes (:func:`sparsecider.entries.count_columns`);
-    ``local_df=True`` adds one pass over the stored counts.
+    :func:`prepare_keys`, then :func:`count_order` for every order.
     """
-    pair_c, pair_r = candidate_reference_pairs(candidate_image, reference_offsets)
-    penalty = None
-    if sigma is not None:
-        # pycocoevalcap's "length" is the bigram count: words - 1, or 0 when empty
-        cand_len = np.maximum(cand_tokens.lengths - 1, 0)
-        ref_len = np.maximum(ref_tokens.lengths - 1, 0)
-        penalty = length_penalty(cand_len[pair_c] - ref_len[pair_r], sigma)
-    slots = layout(candidate_image, reference_offsets)
-    tokens = slot_tokens(ref_tokens, cand_tokens, slots)
-    orders = []
-    for keys, indptr in ngram_keys(tokens.hashes, tokens.lengths, n):
-        counts, column_keys = count_columns(keys, indptr)
-        order = OrderCounts(column_keys, counts, None)
-        if local_df:
-            order.local_df = image_document_frequency(counts, *order.entry_groups(slots))
-        orders.append(order)
-    return Prepared(
-        n_images=int(reference_offsets.shape[0] - 1),
-        candidate_image=candidate_image,
-        reference_offsets=reference_offsets,
-        slots=slots,
-        pair_candidate=pair_c,
-        pair_reference=pair_r,
-        penalty=penalty,
-        orders=orders,
+    prepared = prepare_keys(
+        ref_tokens, cand_tokens, candidate_image, reference_offsets, n=n, sigma=sigma
     )
+    for k in range(n):
+        count_order(prepared, k, local_df=local_df)
+    return prepared
+
+
+def order_values(prepared: Prepared, k: int, freq: np.ndarray, n_documents: int) -> np.ndarray:
+    """Order k + 1's sum over each candidate's references, shape (n_candidates,).
+
+    ``freq`` is the document frequency of each column of the order over
+    ``n_documents`` images.  Turns the order's counts into tf-idf in place.
+    Cost: the join of :func:`column_pair_dots`.
+    """
+    order = prepared.orders[k]
+    slots = prepared.slots
+    pair_c = prepared.pair_candidate
+    clip = prepared.penalty is not None
+    runs, candidate = order.entry_groups(slots)
+    weighted = apply_idf(order.counts, idf(freq, n_documents))
+    dot = column_pair_dots(
+        weighted, runs, candidate, slots.slot_pair_base, pair_c.shape[0], clip=clip
+    )
+    norms = slot_norms(weighted)
+    cand_norm = norms[slots.candidate_slot[pair_c]]
+    ref_norm = norms[slots.reference_slot[prepared.pair_reference]]
+    np.divide(dot, cand_norm * ref_norm, out=dot, where=(cand_norm != 0) & (ref_norm != 0))
+    if clip:
+        dot *= prepared.penalty
+    return sum_by(pair_c, dot, prepared.candidate_image.shape[0])
+
+
+def combine(prepared: Prepared, sums: Sequence[np.ndarray], *, scale: float) -> np.ndarray:
+    """Per-order values (n_candidates, n) from :func:`order_values` of every order."""
+    per_order = np.stack(sums, axis=1)
+    # mean over references, then the reference's x10
+    per_order /= np.diff(prepared.reference_offsets)[prepared.candidate_image][:, None]
+    per_order *= scale
+    return per_order
 
 
 def finish(
@@ -185,31 +252,14 @@ def finish(
 
     ``doc_freqs[k]`` is the document frequency of each column of order k + 1
     over ``n_documents`` images.  Consumes ``prepared`` (its count matrices
-    become tf-idf in place).  Cost: the join of :func:`column_pair_dots`.
+    become tf-idf in place).
     """
-    pair_c = prepared.pair_candidate
-    slots = prepared.slots
-    pair_cand_slot = slots.candidate_slot[pair_c]
-    pair_ref_slot = slots.reference_slot[prepared.pair_reference]
-    n_cands = prepared.candidate_image.shape[0]
-    clip = prepared.penalty is not None
-    per_order = np.empty((n_cands, len(prepared.orders)), dtype=np.float64)
-    for k, (order, freq) in enumerate(zip(prepared.orders, doc_freqs, strict=True)):
-        runs, candidate = order.entry_groups(slots)
-        weighted = apply_idf(order.counts, idf(freq, n_documents))
-        dot = column_pair_dots(
-            weighted, runs, candidate, slots.slot_pair_base, pair_c.shape[0], clip=clip
-        )
-        norms = slot_norms(weighted)
-        cand_norm, ref_norm = norms[pair_cand_slot], norms[pair_ref_slot]
-        np.divide(dot, cand_norm * ref_norm, out=dot, where=(cand_norm != 0) & (ref_norm != 0))
-        if clip:
-            dot *= prepared.penalty
-        per_order[:, k] = sum_by(pair_c, dot, n_cands)
-    # mean over references, then the reference's x10
-    per_order /= np.diff(prepared.reference_offsets)[prepared.candidate_image][:, None]
-    per_order *= scale
-    return per_order
+    orders = range(len(prepared.orders))
+    sums = [
+        order_values(prepared, k, freq, n_documents)
+        for k, freq in zip(orders, doc_freqs, strict=True)
+    ]
+    return combine(prepared, sums, scale=scale)
 
 
 def score_tokens(
@@ -322,11 +372,11 @@ def shard_bounds(reference_offsets: np.ndarray, n_shards: int) -> list[tuple[int
 
 
 def _prepare_shard(
-    corpus: Corpus, start: int, stop: int, *, n: int, sigma: float | None,
-    tokenizer: TokenizerLike, local_df: bool,
-) -> tuple[Prepared, int]:  # fmt: skip
+    corpus: Corpus, start: int, stop: int, *, n: int, sigma: float | None, tokenizer: TokenizerLike
+) -> tuple[Prepared, int]:
     """Images ``start:stop`` of ``corpus`` tokenized (as inside the whole
-    corpus) and counted; also returns the shard's number of reference tokens."""
+    corpus) and hashed (:func:`prepare_keys`); also returns the shard's number
+    of reference tokens."""
     offsets = corpus.reference_offsets
     r0, r1 = int(offsets[start]), int(offsets[stop])
     c0, c1 = np.searchsorted(corpus.candidate_image, [start, stop]).tolist()
@@ -335,24 +385,71 @@ def _prepare_shard(
     cand_tokens = tokenize_slice(cands[c0:c1], tokenizer, (cands[i] for i in range(c1, len(cands))))
     cand_image = corpus.candidate_image[c0:c1] - start
     ref_offsets = offsets[start : stop + 1] - r0
-    prepared = prepare(
-        ref_tokens, cand_tokens, cand_image, ref_offsets, n=n, sigma=sigma, local_df=local_df
-    )
+    prepared = prepare_keys(ref_tokens, cand_tokens, cand_image, ref_offsets, n=n, sigma=sigma)
     return prepared, int(ref_tokens.hashes.shape[0])
 
 
-def _corpus_df(shards: list[Prepared], s: int) -> list[np.ndarray]:
-    """Document frequencies over all shards of shard ``s``'s columns: its own
-    plus every other shard's (exact integer sums, so equal to one pass)."""
-    out = []
-    for k, own in enumerate(shards[s].orders):
+def _shard_order_values(
+    shards: list[Prepared], s: int, k: int, df: DocumentFrequencies | None, n_documents: int
+) -> np.ndarray:
+    """:func:`order_values` of order k + 1 of shard ``s``.  In corpus mode
+    (``df=None``) its document frequencies are the shard's own plus every
+    other shard's at its columns (exact integer sums, so equal to one pass)."""
+    own = shards[s].orders[k]
+    if df is None:
         freq = own.local_df.copy()
         for t, other in enumerate(shards):
             if t != s:
-                lookup_sorted(other.orders[k].column_keys, other.orders[k].local_df,
-                              own.column_keys, freq)  # fmt: skip
-        out.append(freq)
-    return out
+                theirs = other.orders[k]
+                lookup_sorted(theirs.column_keys, theirs.local_df, own.column_keys, freq)
+    else:
+        freq = df.lookup(own.column_keys, k + 1)
+    return order_values(shards[s], k, freq, n_documents)
+
+
+def _score_shards(
+    corpus: Corpus, bounds: list[tuple[int, int]], n_threads: int, *, n: int,
+    sigma: float | None, tokenizer: TokenizerLike, scale: float, df: DocumentFrequencies | None,
+) -> np.ndarray:  # fmt: skip
+    """Per-order values of ``corpus`` scored shard by shard in a thread pool.
+
+    The tasks: tokenize and hash each shard; count each (shard, order); then,
+    once every shard has counted order k, score each (shard, order k).
+    Tasks are queued as soon as their inputs are ready, so no thread waits
+    while work remains (the stages overlap).
+    """
+    with ThreadPoolExecutor(n_threads, thread_name_prefix="sparsecider") as pool:
+        hashed = {
+            pool.submit(_prepare_shard, corpus, *b, n=n, sigma=sigma, tokenizer=tokenizer): s
+            for s, b in enumerate(bounds)
+        }
+        shards: list[Prepared] = [None] * len(bounds)  # type: ignore[list-item]
+        counted = {}
+        words = 0
+        try:
+            for future in as_completed(hashed):
+                s = hashed[future]
+                shards[s], shard_words = future.result()
+                words += shard_words
+                for k in range(n):
+                    counted[s, k] = pool.submit(count_order, shards[s], k, local_df=df is None)
+            if df is None and words == 0:
+                raise _no_reference_words()
+            n_docs = corpus.n_images if df is None else df.n_images
+            values = {}
+            for k in range(n):
+                for s in range(len(shards)):
+                    counted[s, k].result()
+                for s in range(len(shards)):
+                    values[s, k] = pool.submit(_shard_order_values, shards, s, k, df, n_docs)
+            parts = [
+                combine(shards[s], [values[s, k].result() for k in range(n)], scale=scale)
+                for s in range(len(shards))
+            ]
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+    return np.concatenate(parts)
 
 
 def _no_reference_words() -> ValueError:
@@ -376,13 +473,14 @@ def score_corpus(
     """Score a validated corpus (see :func:`score_tokens`).
 
     With ``n_jobs > 1`` the images are cut into up to that many contiguous
-    shards of at least ``MIN_SHARD_IMAGES`` images,
-    each tokenized (exactly as inside the whole sequence, see
-    :func:`sparsecider.tokenize.tokenize_slice`) and counted in its own
-    thread; in corpus mode the shards' document frequencies are then summed
-    at each shard's columns; finally each shard is scored.  Columns follow
-    key order in every shard, so every row sum adds the same terms in the
-    same order: the result is bit-identical to ``n_jobs=1``.
+    shards of at least ``MIN_SHARD_IMAGES`` images, scored by a pool of as
+    many threads (:func:`_score_shards`): each shard is tokenized (exactly
+    as inside the whole sequence, see
+    :func:`sparsecider.tokenize.tokenize_slice`) and hashed, each (shard,
+    order) counted, and, in corpus mode, the shards' document frequencies
+    summed at each shard's columns before each (shard, order) is scored.
+    Columns follow key order in every shard, so every row sum adds the same
+    terms in the same order: the result is bit-identical to ``n_jobs=1``.
     """
     warn_single_image(corpus.n_images, df)
     # no shard below MIN_SHARD_IMAGES: a many-core machine does not split a
@@ -390,23 +488,9 @@ def score_corpus(
     n_shards = max(1, min(n_jobs, corpus.n_images // MIN_SHARD_IMAGES))
     bounds = shard_bounds(corpus.reference_offsets, n_shards)
     if n_shards > 1 and len(bounds) > 1:
-        options = dict(n=n, sigma=sigma, tokenizer=tokenizer, local_df=df is None)
-        with ThreadPoolExecutor(len(bounds), thread_name_prefix="sparsecider") as pool:
-            done = list(pool.map(lambda b: _prepare_shard(corpus, *b, **options), bounds))
-            shards = [p for p, _ in done]
-            if df is None:
-                if sum(words for _, words in done) == 0:
-                    raise _no_reference_words()
-                freqs = list(pool.map(lambda s: _corpus_df(shards, s), range(len(shards))))
-                n_docs = corpus.n_images
-            else:
-                freqs = [lookup_all(df, p) for p in shards]
-                n_docs = df.n_images
-            parts = list(
-                pool.map(lambda s: finish(shards[s], freqs[s], n_docs, scale=scale),
-                         range(len(shards)))
-            )  # fmt: skip
-        per_order = np.concatenate(parts)
+        per_order = _score_shards(
+            corpus, bounds, len(bounds), n=n, sigma=sigma, tokenizer=tokenizer, scale=scale, df=df
+        )
     else:
         ref_tokens = tokenize(corpus.references, tokenizer)
         if ref_tokens.hashes.shape[0] == 0 and df is None:
