@@ -1,10 +1,31 @@
-"""Two array idioms the kernels share: offsets from lengths, and ranges without a loop."""
+"""Array idioms the kernels share: offsets from lengths, ranges without a loop,
+and cache-sized blocks for chains of elementwise passes."""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["exclusive_cumsum", "ranges"]
+__all__ = ["BLOCK", "blocks", "exclusive_cumsum", "ranges"]
+
+# Chains of elementwise passes over millions of words run block by block:
+# the passes over one block stay in the L2 cache instead of streaming the
+# whole array through memory once per pass (the eight passes of SplitMix64
+# run about twice as fast).  A loop over blocks runs len / BLOCK times, each
+# step vectorised over the block.
+BLOCK = 1 << 16
+
+
+def blocks(n: int):
+    """``(start, stop)`` of the consecutive blocks of ``range(n)``, BLOCK long.
+
+    Examples
+    --------
+    >>> [(a, b) for a, b in blocks(BLOCK + 5)] == [(0, BLOCK), (BLOCK, BLOCK + 5)]
+    True
+    >>> list(blocks(0))
+    []
+    """
+    return ((start, min(start + BLOCK, n)) for start in range(0, n, BLOCK))
 
 
 def exclusive_cumsum(values: np.ndarray) -> np.ndarray:

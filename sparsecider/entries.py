@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._arrays import exclusive_cumsum, ranges
+from ._arrays import BLOCK, blocks, exclusive_cumsum, ranges
 from .tokenize import Tokens
 
 __all__ = ["Layout", "count_columns", "image_runs", "layout", "slot_tokens"]
@@ -138,7 +138,7 @@ def slot_tokens(references: Tokens, candidates: Tokens, slots: Layout) -> Tokens
 def _sort_entries(
     keys: np.ndarray, indptr: np.ndarray, index_dtype: type
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Keys and slots of all occurrences in increasing (key, position) order.
+    """Keys and slots of all occurrences in increasing (key, slot) order.
 
     Preconditions: ``keys[indptr[s]:indptr[s + 1]]`` are slot s's keys;
     fewer than 2**32 of them.  Each key's high bits and its position share
@@ -146,43 +146,63 @@ def _sort_entries(
     cheaper than ``argsort``) orders them.  One gather by position then reads
     back each occurrence's slot and the key's low bits (packed in one word:
     one random access, not two), which complete the key exactly.  Runs whose
-    keys agree only in the high bits are re-sorted on the full key.
+    keys agree only in the high bits are re-sorted on the full key.  The
+    passes before and after the sort run block by block (:data:`BLOCK`).
     """
     n = keys.shape[0]
     n_slots = indptr.shape[0] - 1
     bits = max(int(n - 1).bit_length(), 1)
-    shift = np.uint64(bits)
     position_mask = np.uint64((1 << bits) - 1)
-    # the low 32 bits of each key over its slot (bits <= 32 <= 64 - 32)
-    low_and_slot = keys << np.uint64(32)
-    low_and_slot |= np.repeat(np.arange(n_slots, dtype=np.uint64), np.diff(indptr))
-    words = keys >> shift
-    words <<= shift
-    words |= np.arange(n, dtype=np.uint64)
+    high_mask = ~position_mask
+    slot_of = np.repeat(np.arange(n_slots, dtype=np.uint32), np.diff(indptr))
+    # the low 32 bits of each key over its slot (bits <= 32 <= 64 - 32);
+    # the key's high bits over its position
+    low_and_slot = np.empty(n, dtype=np.uint64)
+    words = np.empty(n, dtype=np.uint64)
+    for start, stop in blocks(n):
+        block = keys[start:stop]
+        low = low_and_slot[start:stop]
+        np.left_shift(block, np.uint64(32), out=low)
+        low |= slot_of[start:stop]
+        word = words[start:stop]
+        np.bitwise_and(block, high_mask, out=word)
+        word |= np.arange(start, stop, dtype=np.uint64)
+    del slot_of
     words.sort()
-    positions = (words & position_mask).view(np.int64)
-    gathered = low_and_slot[positions]
+    slots = np.empty(n, dtype=index_dtype)
+    positions = np.empty(min(n, BLOCK), dtype=np.int64)
+    gathered = np.empty(min(n, BLOCK), dtype=np.uint64)
+    disordered = False
+    for start, stop in blocks(n):
+        word = words[start:stop]
+        position, found = positions[: stop - start], gathered[: stop - start]
+        np.bitwise_and(word, position_mask, out=position.view(np.uint64))
+        np.take(low_and_slot, position, out=found)
+        slots[start:stop] = found.view(np.uint32)[0::2]  # little-endian low half
+        found >>= np.uint64(32)
+        found &= position_mask  # the key's low bits, under the sorted high bits
+        word &= high_mask
+        word |= found
+        if not disordered:
+            before = max(start - 1, 0)
+            disordered = bool((words[before + 1 : stop] < words[before : stop - 1]).any())
     del low_and_slot
-    slots = gathered.view(np.uint32)[0::2].astype(index_dtype)  # little-endian low half
-    gathered >>= np.uint64(32)
-    gathered &= position_mask  # the key's low bits, under the sorted high bits
     sorted_keys = words
-    sorted_keys &= ~position_mask
-    sorted_keys |= gathered
     # Keys that agree in the high bits interleave by position; the order is
     # right exactly when the full keys come out non-decreasing.  Otherwise
-    # re-sort the runs of those high bits on the full key.  Such pairs number
+    # re-sort the runs of those high bits on the full key (then slot: equal
+    # keys came in position order, hence slot order).  Such pairs number
     # about distinct**2 / 2**(65 - bits): none on COCO val, thousands at a
     # million images, so the runs are found in O(n) and only they are sorted.
-    if (sorted_keys[1:] < sorted_keys[:-1]).any():
-        high = sorted_keys >> shift
+    if disordered:
+        high = sorted_keys >> np.uint64(bits)
         same_high = high[1:] == high[:-1]
         run_start = np.flatnonzero(np.concatenate(([True], ~same_high)))
         run_end = np.append(run_start[1:], n)
         clash = np.flatnonzero((sorted_keys[1:] != sorted_keys[:-1]) & same_high)
         bad = np.unique(np.searchsorted(run_start, clash, side="right") - 1)
         at = ranges(run_start[bad], run_end[bad] - run_start[bad])  # those runs' places
-        order = np.lexsort((positions[at], sorted_keys[at]))
+        order = np.lexsort((slots[at], sorted_keys[at]))
         slots[at] = slots[at][order]
         sorted_keys[at] = sorted_keys[at][order]
     return sorted_keys, slots

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._arrays import BLOCK, blocks
+
 __all__ = [
     "SCHEME",
     "hash_byte_tokens",
@@ -41,13 +43,23 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
+def _mix(z: np.ndarray, scratch: np.ndarray) -> None:
+    """The SplitMix64 finaliser, in place on ``z`` (``scratch``: same shape)."""
+    np.right_shift(z, _S30, out=scratch)
+    z ^= scratch
+    z *= _MIX1
+    np.right_shift(z, _S27, out=scratch)
+    z ^= scratch
+    z *= _MIX2
+    np.right_shift(z, _S31, out=scratch)
+    z ^= scratch
+
+
 def _splitmix(z: np.ndarray) -> np.ndarray:
     """The SplitMix64 finaliser, in place on a uint64 array (which it returns)."""
-    z ^= z >> _S30
-    z *= _MIX1
-    z ^= z >> _S27
-    z *= _MIX2
-    z ^= z >> _S31
+    scratch = np.empty(min(z.shape[0], BLOCK), dtype=np.uint64)
+    for start, stop in blocks(z.shape[0]):
+        _mix(z[start:stop], scratch[: stop - start])
     return z
 
 
@@ -73,9 +85,14 @@ def hash_byte_tokens(buffer: np.ndarray, starts: np.ndarray, lengths: np.ndarray
     if starts.shape[0] == 0:
         return np.empty(0, dtype=np.uint64)
     words = np.ndarray(shape=(n_bytes - 7,), dtype="<u8", buffer=buffer, strides=(1,))
-    h = lengths.astype(np.uint64) * _GOLDEN
-    h ^= words[starts] & _LOW_BYTES[np.minimum(lengths, 8)]
-    _splitmix(h)
+    h = np.empty(starts.shape[0], dtype=np.uint64)
+    scratch = np.empty(min(h.shape[0], BLOCK), dtype=np.uint64)
+    for start, stop in blocks(h.shape[0]):
+        block, length = h[start:stop], lengths[start:stop]
+        block[...] = length
+        block *= _GOLDEN
+        block ^= words[starts[start:stop]] & _LOW_BYTES[np.minimum(length, 8)]
+        _mix(block, scratch[: stop - start])
     step = 1
     longer = np.flatnonzero(lengths > 8)
     while longer.shape[0]:
@@ -132,7 +149,7 @@ def next_order_keys(prev: np.ndarray, token_hashes: np.ndarray, k: int) -> np.nd
     position ``i`` (for k = 2, ``prev`` is ``token_hashes``), for every
     ``i < len(token_hashes) - k + 2``.  Caption boundaries are ignored here;
     the caller keeps the positions whose k-gram lies inside one caption.
-    Cost: a handful of vectorised passes.
+    Cost: a handful of vectorised passes, block by block (``BLOCK``).
 
     Returns
     -------
@@ -141,9 +158,14 @@ def next_order_keys(prev: np.ndarray, token_hashes: np.ndarray, k: int) -> np.nd
     m = token_hashes.shape[0] - k + 1
     if m <= 0:
         return np.empty(0, dtype=np.uint64)
-    z = prev[:m] * _GOLDEN
-    z += token_hashes[k - 1 : k - 1 + m]
-    return _splitmix(z)
+    out = np.empty(m, dtype=np.uint64)
+    scratch = np.empty(min(m, BLOCK), dtype=np.uint64)
+    for start, stop in blocks(m):
+        z = out[start:stop]
+        np.multiply(prev[start:stop], _GOLDEN, out=z)
+        z += token_hashes[k - 1 + start : k - 1 + stop]
+        _mix(z, scratch[: stop - start])
+    return out
 
 
 def ngram_keys(token_hashes: np.ndarray, lengths: np.ndarray, n: int):
