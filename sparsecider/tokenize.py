@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._arrays import exclusive_cumsum, ranges
+from ._arrays import BLOCK, blocks, exclusive_cumsum, ranges
 from .hashing import hash_byte_tokens
 from .ptb import ptb_tokenize
 
@@ -116,15 +116,16 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
     [3, 0, 1]
     """
     n = len(captions)
-    text = _SEPARATOR.join(captions)
+    # separators after the last caption: the hash reads 8 bytes at a time
+    text = _SEPARATOR.join([*captions, _SEPARATOR * 7])
     data = text.encode("utf-8", "surrogatepass")
-    buffer = np.frombuffer(data + bytes(8), dtype=np.uint8)  # 8 readable bytes past the end
-    space = _ascii_spaces(buffer[: len(data)])  # False for the bytes of wider characters
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    word = _word_bytes(buffer)  # True for the bytes of wider characters
     char_len = np.fromiter(map(len, captions), dtype=np.int64, count=n)
     caption_start = exclusive_cumsum(char_len + 1)[:-1]  # in characters
     if len(data) != len(text):
-        caption_start = _mark_wide_spaces(buffer, len(data), space, caption_start)
-    starts, ends = _runs(~space)
+        caption_start = _mark_wide_spaces(buffer, word, caption_start)
+    starts, ends = _runs(word)
     first_token = np.searchsorted(starts, caption_start)
     return Tokens(
         hashes=hash_byte_tokens(buffer, starts, ends - starts),
@@ -132,26 +133,33 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
     )
 
 
-def _ascii_spaces(text: np.ndarray) -> np.ndarray:
-    """Which bytes of UTF-8 text are whitespace characters on their own.
+def _word_bytes(text: np.ndarray) -> np.ndarray:
+    """Which bytes of UTF-8 text are not whitespace characters on their own.
 
     Only ASCII bytes are characters of their own (a byte 0x85 or 0xA0
     continues a wider character).  The whitespace bytes are 9-13 and 28-32;
-    the other bytes up to 32 are rare control characters, cleared only when
-    there are any.
+    the other bytes up to 32 are rare control characters, kept as word bytes
+    (checked block by block, :data:`BLOCK`).
     """
-    space = text <= 32
-    control = text < 9
-    control |= (text - np.uint8(14)) < 14  # 14-27
-    if control.any():
-        space &= ~control
-    return space
+    word = np.empty(text.shape[0], dtype=bool)
+    scratch = np.empty(min(text.shape[0], BLOCK), dtype=np.uint8)
+    control = np.empty(scratch.shape[0], dtype=bool)
+    for start, stop in blocks(text.shape[0]):
+        chunk = text[start:stop]
+        np.greater(chunk, 32, out=word[start:stop])
+        below, other = control[: stop - start], scratch[: stop - start]
+        np.less(chunk, 9, out=below)
+        np.subtract(chunk, np.uint8(14), out=other)
+        below |= other < 14  # 14-27
+        if below.any():
+            word[start:stop] |= below
+    return word
 
 
 def _mark_wide_spaces(
-    buffer: np.ndarray, size: int, space: np.ndarray, char_offsets: np.ndarray
+    buffer: np.ndarray, word: np.ndarray, char_offsets: np.ndarray
 ) -> np.ndarray:
-    """Mark the bytes of multi-byte whitespace characters in ``space``; return
+    """Clear the bytes of multi-byte whitespace characters in ``word``; return
     ``char_offsets`` (character offsets into the text) as byte offsets.
 
     Works on the bytes >= 0x80 only (a handful in real captions): a character
@@ -159,7 +167,7 @@ def _mark_wide_spaces(
     of ``str.isspace`` (every whitespace code point is below U+3001, so none
     takes 4 bytes).
     """
-    wide = np.flatnonzero(buffer[:size] >= 0x80)
+    wide = np.flatnonzero(buffer >= 0x80)
     lead = buffer[wide]
     continuation = (lead & 0xC0) == 0x80
     # a character starting at a lead byte of 2 or 3 bytes (0xC0..0xEF)
@@ -173,7 +181,7 @@ def _mark_wide_spaces(
     )
     hit = _IS_SPACE[np.minimum(code, _SPACE_LIMIT)]
     at, width = at[hit], np.where(two[hit], 2, 3)
-    space[ranges(at, width)] = True
+    word[ranges(at, width)] = False
     # character offset c starts at byte c + (continuation bytes of the characters before c)
     cont = wide[continuation]
     owner_end = cont - np.arange(cont.shape[0])  # characters up to and including its owner

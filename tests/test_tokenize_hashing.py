@@ -15,7 +15,7 @@ from sparsecider.hashing import SCHEME, ngram_keys
 from sparsecider.tokenize import (
     _IS_SPACE,
     _SPACE_LIMIT,
-    _ascii_spaces,
+    _word_bytes,
     split_whitespace,
 )
 
@@ -63,8 +63,15 @@ def test_whitespace_table_covers_every_unicode_space():
 def test_byte_whitespace_is_ascii_whitespace_only():
     # a byte is a space on its own only below 0x80; 0x85 and 0xA0 are the
     # code points of spaces, but as bytes they continue a wider character
-    want = [c < 0x80 and chr(c).isspace() for c in range(256)]
-    assert _ascii_spaces(np.arange(256, dtype=np.uint8)).tolist() == want
+    want = [not (c < 0x80 and chr(c).isspace()) for c in range(256)]
+    assert _word_bytes(np.arange(256, dtype=np.uint8)).tolist() == want
+    # block by block: control bytes only in some blocks of a long buffer
+    plain = np.frombuffer(b"a b\t", dtype=np.uint8)
+    long = np.tile(plain, 70_000)  # 280,000 bytes: five blocks
+    long[200_001] = 3  # a control byte (a word byte) in the fourth block only
+    expected = np.tile([True, False, True, False], 70_000)
+    expected[200_001] = True
+    assert (_word_bytes(long) == expected).all()
 
 
 @settings(max_examples=300, deadline=None)
