@@ -15,6 +15,7 @@ from hypothesis import given, settings
 
 import sparsecider
 from sparsecider import DocumentFrequencies
+from sparsecider.frequencies import lookup_sorted
 
 from .test_properties import corpora
 
@@ -145,6 +146,25 @@ def test_lookup_finds_exactly_the_stored_keys(case):
     for _ in range(2):  # the index is built on the first lookup, reused on the second
         got = df.lookup(queries, 1)
         assert got.tolist() == [float(stored.get(q, 0)) for q in queries.tolist()]
+
+
+@pytest.mark.parametrize("sizes", [(0, 5), (5, 0), (1, 1), (3000, 40_000), (40_000, 3000)])
+def test_sorted_lookup_merges_two_key_tables(sizes):
+    # the shard merge of corpus document frequencies, against a dict: both
+    # tables strictly increasing, sharing about half of their keys, with the
+    # extremes 0 and 2**64 - 1 in both
+    rng = np.random.default_rng(sizes[0])
+    pool = np.unique(rng.integers(0, 2**64 - 1, 2 * sum(sizes), dtype=np.uint64, endpoint=True))
+    ends = np.array([0, 2**64 - 1], dtype=np.uint64)
+    table, keys = (
+        np.union1d(rng.choice(pool, size, replace=False), ends) if size else ends[:0]
+        for size in sizes
+    )
+    counts = rng.integers(1, 9, table.shape[0]).astype(np.float64)
+    out = np.full(keys.shape[0], 0.5)
+    lookup_sorted(table, counts, keys, out)
+    stored = dict(zip(table.tolist(), counts.tolist(), strict=True))
+    assert out.tolist() == [0.5 + stored.get(k, 0.0) for k in keys.tolist()]
 
 
 def test_counts_of_a_hand_made_corpus():
