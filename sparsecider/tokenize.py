@@ -156,9 +156,7 @@ def _word_bytes(text: np.ndarray) -> np.ndarray:
     return word
 
 
-def _mark_wide_spaces(
-    buffer: np.ndarray, word: np.ndarray, char_offsets: np.ndarray
-) -> np.ndarray:
+def _mark_wide_spaces(buffer: np.ndarray, word: np.ndarray, char_offsets: np.ndarray) -> np.ndarray:
     """Clear the bytes of multi-byte whitespace characters in ``word``; return
     ``char_offsets`` (character offsets into the text) as byte offsets.
 
