@@ -136,7 +136,7 @@ def slot_tokens(references: Tokens, candidates: Tokens, slots: Layout) -> Tokens
 
 
 def _sort_entries(
-    keys: np.ndarray, indptr: np.ndarray, index_dtype: type
+    keys: np.ndarray, indptr: np.ndarray, index_dtype: type, overwrite: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """Keys and slots of all occurrences in increasing (key, slot) order.
 
@@ -148,6 +148,7 @@ def _sort_entries(
     one random access, not two), which complete the key exactly.  Runs whose
     keys agree only in the high bits are re-sorted on the full key.  The
     passes before and after the sort run block by block (:data:`BLOCK`).
+    With ``overwrite``, ``keys`` itself becomes the returned sorted keys.
     """
     n = keys.shape[0]
     n_slots = indptr.shape[0] - 1
@@ -158,7 +159,7 @@ def _sort_entries(
     # the low 32 bits of each key over its slot (bits <= 32 <= 64 - 32);
     # the key's high bits over its position
     low_and_slot = np.empty(n, dtype=np.uint64)
-    words = np.empty(n, dtype=np.uint64)
+    words = keys if overwrite else np.empty(n, dtype=np.uint64)
     for start, stop in blocks(n):
         block = keys[start:stop]
         low = low_and_slot[start:stop]
@@ -208,12 +209,16 @@ def _sort_entries(
     return sorted_keys, slots
 
 
-def count_columns(keys: np.ndarray, indptr: np.ndarray) -> tuple[sp.csc_matrix, np.ndarray]:
+def count_columns(
+    keys: np.ndarray, indptr: np.ndarray, *, overwrite_keys: bool = False
+) -> tuple[sp.csc_matrix, np.ndarray]:
     """The raw-count matrix of one order, from its n-gram keys in slot order.
 
     Preconditions: ``keys[indptr[s]:indptr[s + 1]]`` are the keys of slot s's
-    n-grams (one per occurrence).  Cost: one ``np.sort`` of ``len(keys)``
-    words, one gather and a handful of sequential passes; no Python loop.
+    n-grams (one per occurrence).  With ``overwrite_keys=True`` the sort
+    works in ``keys`` itself (spares one array as large; ``keys`` is then
+    garbage).  Cost: one ``np.sort`` of ``len(keys)`` words, one gather and
+    a handful of sequential passes; no Python loop per n-gram.
 
     Returns
     -------
@@ -241,7 +246,7 @@ def count_columns(keys: np.ndarray, indptr: np.ndarray) -> tuple[sp.csc_matrix, 
     if n == 0:
         empty = sp.csc_matrix((n_slots, 0), dtype=np.float64)
         return empty, np.empty(0, dtype=np.uint64)
-    sorted_keys, slots = _sort_entries(keys, indptr, index_dtype)
+    sorted_keys, slots = _sort_entries(keys, indptr, index_dtype, overwrite_keys)
     new_key = np.empty(n, dtype=bool)
     new_key[0] = True
     np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=new_key[1:])

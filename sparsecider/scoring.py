@@ -182,7 +182,7 @@ def count_order(prepared: Prepared, k: int, *, local_df: bool) -> None:
     """
     keys, indptr = prepared.keys[k]
     prepared.keys[k] = None
-    counts, column_keys = count_columns(keys, indptr)
+    counts, column_keys = count_columns(keys, indptr, overwrite_keys=True)  # no other owner
     order = OrderCounts(column_keys, counts, None)
     if local_df:
         order.local_df = image_document_frequency(counts, *order.entry_groups(prepared.slots))
