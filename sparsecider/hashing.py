@@ -155,17 +155,32 @@ def next_order_keys(prev: np.ndarray, token_hashes: np.ndarray, k: int) -> np.nd
     -------
     ndarray of uint64, shape (max(len(token_hashes) - k + 1, 0),)
     """
-    m = token_hashes.shape[0] - k + 1
-    if m <= 0:
-        return np.empty(0, dtype=np.uint64)
-    out = np.empty(m, dtype=np.uint64)
+    every, _ = _extend(prev, token_hashes, k, None, keep_every=True)
+    return every
+
+
+def _extend(
+    prev: np.ndarray, token_hashes: np.ndarray, k: int, inside: np.ndarray | None, *,
+    keep_every: bool,
+) -> tuple[np.ndarray | None, np.ndarray]:  # fmt: skip
+    """:func:`next_order_keys` (when ``keep_every``, else None) and the keys at
+    the positions where ``inside`` is True (all when None), in one blocked pass."""
+    m = max(token_hashes.shape[0] - k + 1, 0)
+    every = np.empty(m, dtype=np.uint64) if keep_every or inside is None else None
+    kept = every if inside is None else np.empty(int(np.count_nonzero(inside)), dtype=np.uint64)
     scratch = np.empty(min(m, BLOCK), dtype=np.uint64)
+    work = np.empty(scratch.shape[0], dtype=np.uint64) if every is None else None
+    filled = 0
     for start, stop in blocks(m):
-        z = out[start:stop]
+        z = work[: stop - start] if every is None else every[start:stop]
         np.multiply(prev[start:stop], _GOLDEN, out=z)
         z += token_hashes[k - 1 + start : k - 1 + stop]
         _mix(z, scratch[: stop - start])
-    return out
+        if inside is not None:
+            block = z[inside[start:stop]]
+            kept[filled : filled + block.shape[0]] = block
+            filled += block.shape[0]
+    return every, kept
 
 
 def ngram_keys(token_hashes: np.ndarray, lengths: np.ndarray, n: int):
@@ -187,6 +202,13 @@ def ngram_keys(token_hashes: np.ndarray, lengths: np.ndarray, n: int):
     indptr : ndarray of int64, shape (n_captions + 1,)
         ``keys[indptr[j]:indptr[j + 1]]`` are the k-grams of caption j
         (``max(lengths[j] - k + 1, 0)`` of them).
+
+    Notes
+    -----
+    Order k + 1 is computed from order k's keys (and, for order 1, the
+    token hashes themselves are yielded): modify a yielded array only once
+    the generator is exhausted.  Each order after the first is one blocked
+    pass (hash, then keep the k-grams inside one caption), see ``BLOCK``.
     """
     n_tokens = token_hashes.shape[0]
     # inside[p]: the k-gram starting at position p lies within one caption;
@@ -196,13 +218,14 @@ def ngram_keys(token_hashes: np.ndarray, lengths: np.ndarray, n: int):
     inside = None
     keys = token_hashes
     for k in range(1, n + 1):
-        if k > 1:
-            keys = next_order_keys(keys, token_hashes, k)
-            m = keys.shape[0]
-            inside = ~last[:m] if inside is None else inside[:m] & ~last[k - 2 : k - 2 + m]
         indptr = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
         np.cumsum(np.maximum(lengths - (k - 1), 0), out=indptr[1:])
-        if indptr[-1] == keys.shape[0]:
+        if k == 1:
             yield keys, indptr
-        else:
-            yield keys[inside], indptr
+            continue
+        m = max(n_tokens - k + 1, 0)
+        inside = ~last[:m] if inside is None else inside[:m] & ~last[k - 2 : k - 2 + m]
+        every = indptr[-1] == m  # no k-gram crosses a caption end
+        # the keys at every position feed order k + 1; the last order needs none
+        keys, kept = _extend(keys, token_hashes, k, None if every else inside, keep_every=k < n)
+        yield kept, indptr
