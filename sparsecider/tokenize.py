@@ -120,7 +120,7 @@ def split_whitespace(captions: Sequence[str]) -> Tokens:
     text = _SEPARATOR.join([*captions, _SEPARATOR * 7])
     data = text.encode("utf-8", "surrogatepass")
     buffer = np.frombuffer(data, dtype=np.uint8)
-    word = _word_bytes(buffer)  # True for the bytes of wider characters
+    word = _word_bytes(buffer)  # and every byte of a wider character, for now
     char_len = np.fromiter(map(len, captions), dtype=np.int64, count=n)
     caption_start = exclusive_cumsum(char_len + 1)[:-1]  # in characters
     if len(data) != len(text):
