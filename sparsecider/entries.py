@@ -110,7 +110,8 @@ def layout(candidate_image: np.ndarray, reference_offsets: np.ndarray) -> Layout
 def slot_tokens(references: Tokens, candidates: Tokens, slots: Layout) -> Tokens:
     """Both token streams merged into one, caption after caption in slot order.
 
-    Cost: one gather of the token hashes (none when there are no candidates).
+    Cost: one gather of the token hashes (a copy when there are no
+    candidates); the hashes returned are always a new array.
 
     Examples
     --------
@@ -120,8 +121,8 @@ def slot_tokens(references: Tokens, candidates: Tokens, slots: Layout) -> Tokens
     >>> merged.lengths.tolist(), bool(merged.hashes[-1] == cands.hashes[0])
     ([1, 2, 1], True)
     """
-    if candidates.lengths.shape[0] == 0:
-        return references
+    if candidates.lengths.shape[0] == 0:  # a copy all the same: the caller may overwrite it
+        return Tokens(hashes=references.hashes.copy(), lengths=references.lengths)
     lengths = np.empty(slots.n_slots, dtype=np.int64)
     lengths[slots.reference_slot] = references.lengths
     lengths[slots.candidate_slot] = candidates.lengths

@@ -163,8 +163,9 @@ def _extend(
     prev: np.ndarray, token_hashes: np.ndarray, k: int, inside: np.ndarray | None, *,
     keep_every: bool,
 ) -> tuple[np.ndarray | None, np.ndarray]:  # fmt: skip
-    """:func:`next_order_keys` (when ``keep_every``, else None) and the keys at
-    the positions where ``inside`` is True (all when None), in one blocked pass."""
+    """:func:`next_order_keys` (when ``keep_every`` or ``inside`` is None, else
+    None) and the keys at the positions where ``inside`` is True (all of them,
+    the same array, when ``inside`` is None), in one blocked pass."""
     m = max(token_hashes.shape[0] - k + 1, 0)
     every = np.empty(m, dtype=np.uint64) if keep_every or inside is None else None
     kept = every if inside is None else np.empty(int(np.count_nonzero(inside)), dtype=np.uint64)
@@ -205,9 +206,9 @@ def ngram_keys(token_hashes: np.ndarray, lengths: np.ndarray, n: int):
 
     Notes
     -----
-    Order k + 1 is computed from order k's keys (and, for order 1, the
-    token hashes themselves are yielded): modify a yielded array only once
-    the generator is exhausted.  Each order after the first is one blocked
+    Order k + 1 is computed from order k's keys: modify a yielded array
+    only once the generator is exhausted, and never order 1's, which is
+    ``token_hashes`` itself.  Each order after the first is one blocked
     pass (hash, then keep the k-grams inside one caption), see ``BLOCK``.
     """
     n_tokens = token_hashes.shape[0]

@@ -182,7 +182,8 @@ def count_order(prepared: Prepared, k: int, *, local_df: bool) -> None:
     """
     keys, indptr = prepared.keys[k]
     prepared.keys[k] = None
-    counts, column_keys = count_columns(keys, indptr, overwrite_keys=True)  # no other owner
+    # the keys have no other owner: hashed here, or (order 1) slot_tokens' new array
+    counts, column_keys = count_columns(keys, indptr, overwrite_keys=True)
     order = OrderCounts(column_keys, counts, None)
     if local_df:
         order.local_df = image_document_frequency(counts, *order.entry_groups(prepared.slots))
@@ -415,8 +416,10 @@ def _score_shards(
 
     The tasks: tokenize and hash each shard; count each (shard, order); then,
     once every shard has counted order k, score each (shard, order k).
-    Tasks are queued as soon as their inputs are ready, so no thread waits
-    while work remains (the stages overlap).
+    Tasks are queued as soon as their inputs are ready, so no thread idles
+    while a task is ready to run (the stages overlap).  When shards fail,
+    the error raised is that of the first failing shard in shard order,
+    whichever failed first in time.
     """
     with ThreadPoolExecutor(n_threads, thread_name_prefix="sparsecider") as pool:
         hashed = {
@@ -448,6 +451,9 @@ def _score_shards(
             ]
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
+            for future in sorted(hashed, key=hashed.__getitem__):
+                if not future.cancelled() and future.exception() is not None:
+                    raise future.exception() from None
             raise
     return np.concatenate(parts)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -156,3 +158,23 @@ def test_custom_tokenizer_is_used():
 def test_numpy_string_arrays_are_accepted():
     r = sparsecider.cider_d(np.array(["a b", "c d"]), [np.array(["a b"]), ["c d"]])
     assert r.scores.tolist() == pytest.approx([5.0, 5.0], abs=1e-12)
+
+
+def test_threaded_errors_name_the_first_failing_shard():
+    # 4,000 images: two shards with n_jobs=2.  Both shards fail, the second
+    # one first in time; the error raised is the first shard's, every time
+    refs = [[f"r{i} a"] for i in range(4000)]
+    cands = [f"c{i} a" for i in range(4000)]
+    cands[0], cands[-1] = "bad0", "bad3999"
+
+    def tokenizer(captions):
+        for caption in captions:
+            if caption.startswith("bad"):
+                if caption == "bad0":
+                    time.sleep(0.3)
+                raise ValueError(f"cannot tokenize {caption!r}")
+        return [caption.split() for caption in captions]
+
+    for _ in range(2):
+        with pytest.raises(ValueError, match="cannot tokenize 'bad0'"):
+            sparsecider.cider_d(cands, refs, tokenizer=tokenizer, n_jobs=2)
