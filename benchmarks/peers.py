@@ -19,8 +19,11 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+import time
 import types
 from collections.abc import Callable
+
+import numpy as np
 
 
 def aac_cider_d() -> Callable | None:
@@ -51,10 +54,6 @@ def aac_agreement(
 
     Stops the benchmark (``SystemExit``) when the difference exceeds 1e-12.
     """
-    import time
-
-    import numpy as np
-
     start = time.perf_counter()
     _, per_caption = cider_d(candidates, references)
     seconds = time.perf_counter() - start

@@ -142,30 +142,29 @@ def hash_code_point_tokens(
     return out
 
 
-def next_order_keys(prev: np.ndarray, token_hashes: np.ndarray, k: int) -> np.ndarray:
-    """Keys of the k-grams starting at every position, from the (k-1)-gram keys.
+def next_order_keys(
+    prev: np.ndarray, token_hashes: np.ndarray, k: int, inside: np.ndarray | None = None, *,
+    keep_every: bool = True,
+) -> tuple[np.ndarray | None, np.ndarray]:  # fmt: skip
+    """Keys of the k-grams from the (k-1)-gram keys, at every position and
+    at the positions where ``inside`` is True, in one blocked pass.
 
     Preconditions: ``prev[i]`` is the key of the (k-1)-gram starting at flat
     position ``i`` (for k = 2, ``prev`` is ``token_hashes``), for every
-    ``i < len(token_hashes) - k + 2``.  Caption boundaries are ignored here;
-    the caller keeps the positions whose k-gram lies inside one caption.
+    ``i < len(token_hashes) - k + 2``.  Caption boundaries are ignored in
+    the hashing; ``inside`` (shape ``(len(token_hashes) - k + 1,)``) marks
+    the positions to keep, those whose k-gram lies inside one caption.
     Cost: a handful of vectorised passes, block by block (``BLOCK``).
 
     Returns
     -------
-    ndarray of uint64, shape (max(len(token_hashes) - k + 1, 0),)
+    every : ndarray of uint64, shape (max(len(token_hashes) - k + 1, 0),), or None
+        The keys at every position (the input of order k + 1); None when
+        ``keep_every=False`` and ``inside`` is given.
+    kept : ndarray of uint64
+        The keys at the positions where ``inside`` is True; ``every`` itself
+        when ``inside`` is None.
     """
-    every, _ = _extend(prev, token_hashes, k, None, keep_every=True)
-    return every
-
-
-def _extend(
-    prev: np.ndarray, token_hashes: np.ndarray, k: int, inside: np.ndarray | None, *,
-    keep_every: bool,
-) -> tuple[np.ndarray | None, np.ndarray]:  # fmt: skip
-    """:func:`next_order_keys` (when ``keep_every`` or ``inside`` is None, else
-    None) and the keys at the positions where ``inside`` is True (all of them,
-    the same array, when ``inside`` is None), in one blocked pass."""
     m = max(token_hashes.shape[0] - k + 1, 0)
     every = np.empty(m, dtype=np.uint64) if keep_every or inside is None else None
     kept = every if inside is None else np.empty(int(np.count_nonzero(inside)), dtype=np.uint64)
@@ -226,7 +225,7 @@ def ngram_keys(token_hashes: np.ndarray, lengths: np.ndarray, n: int):
             continue
         m = max(n_tokens - k + 1, 0)
         inside = ~last[:m] if inside is None else inside[:m] & ~last[k - 2 : k - 2 + m]
-        every = indptr[-1] == m  # no k-gram crosses a caption end
+        keep = None if indptr[-1] == m else inside  # None: no k-gram crosses a caption end
         # the keys at every position feed order k + 1; the last order needs none
-        keys, kept = _extend(keys, token_hashes, k, None if every else inside, keep_every=k < n)
+        keys, kept = next_order_keys(keys, token_hashes, k, keep, keep_every=k < n)
         yield kept, indptr

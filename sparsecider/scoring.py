@@ -137,7 +137,7 @@ class OrderCounts:
         return self.runs, self.candidate
 
 
-def prepare_keys(
+def prepare(
     ref_tokens: Tokens,
     cand_tokens: Tokens,
     candidate_image: np.ndarray,
@@ -190,24 +190,10 @@ def count_order(prepared: Prepared, k: int, *, local_df: bool) -> None:
     prepared.orders[k] = order
 
 
-def prepare(
-    ref_tokens: Tokens,
-    cand_tokens: Tokens,
-    candidate_image: np.ndarray,
-    reference_offsets: np.ndarray,
-    *,
-    n: int,
-    sigma: float | None,
-    local_df: bool,
-) -> Prepared:
-    """Count the n-grams of tokenized, aligned inputs (the first half of :func:`score_tokens`).
-
-    :func:`prepare_keys`, then :func:`count_order` for every order.
-    """
-    prepared = prepare_keys(
-        ref_tokens, cand_tokens, candidate_image, reference_offsets, n=n, sigma=sigma
-    )
-    for k in range(n):
+def count_all(prepared: Prepared, *, local_df: bool) -> Prepared:
+    """:func:`count_order` for every order of ``prepared`` (which it returns):
+    the first half of :func:`score_tokens`."""
+    for k in range(len(prepared.orders)):
         count_order(prepared, k, local_df=local_df)
     return prepared
 
@@ -281,9 +267,9 @@ def score_tokens(
     (one document per image); otherwise they come from ``df``.
     """
     prepared = prepare(
-        ref_tokens, cand_tokens, candidate_image, reference_offsets,
-        n=n, sigma=sigma, local_df=df is None,
-    )  # fmt: skip
+        ref_tokens, cand_tokens, candidate_image, reference_offsets, n=n, sigma=sigma
+    )
+    count_all(prepared, local_df=df is None)
     if df is None:
         return finish(
             prepared, [o.local_df for o in prepared.orders], prepared.n_images, scale=scale
@@ -376,7 +362,7 @@ def _prepare_shard(
     corpus: Corpus, start: int, stop: int, *, n: int, sigma: float | None, tokenizer: TokenizerLike
 ) -> tuple[Prepared, int]:
     """Images ``start:stop`` of ``corpus`` tokenized (as inside the whole
-    corpus) and hashed (:func:`prepare_keys`); also returns the shard's number
+    corpus) and hashed (:func:`prepare`); also returns the shard's number
     of reference tokens."""
     offsets = corpus.reference_offsets
     r0, r1 = int(offsets[start]), int(offsets[stop])
@@ -386,7 +372,7 @@ def _prepare_shard(
     cand_tokens = tokenize_slice(cands[c0:c1], tokenizer, (cands[i] for i in range(c1, len(cands))))
     cand_image = corpus.candidate_image[c0:c1] - start
     ref_offsets = offsets[start : stop + 1] - r0
-    prepared = prepare_keys(ref_tokens, cand_tokens, cand_image, ref_offsets, n=n, sigma=sigma)
+    prepared = prepare(ref_tokens, cand_tokens, cand_image, ref_offsets, n=n, sigma=sigma)
     return prepared, int(ref_tokens.hashes.shape[0])
 
 

@@ -78,6 +78,7 @@ from .scoring import (
     _check_number,
     _no_reference_words,
     check_options,
+    count_all,
     finish,
     lookup_all,
     make_result,
@@ -503,8 +504,9 @@ def _score_chunk(
     prepared = prepare(
         tokenize_slice(refs, tokenizer, chunk.ref_ahead),
         tokenize_slice(cands, tokenizer, chunk.cand_ahead),
-        cand_image, offsets, n=n, sigma=sigma, local_df=False,
+        cand_image, offsets, n=n, sigma=sigma,
     )  # fmt: skip
+    count_all(prepared, local_df=False)
     return chunk, finish(prepared, lookup_all(df, prepared), df.n_images, scale=scale)
 
 
