@@ -395,10 +395,11 @@ def _shard_order_values(
 
 
 def _score_shards(
-    corpus: Corpus, bounds: list[tuple[int, int]], n_threads: int, *, n: int,
-    sigma: float | None, tokenizer: TokenizerLike, scale: float, df: DocumentFrequencies | None,
+    corpus: Corpus, bounds: list[tuple[int, int]], *, n: int, sigma: float | None,
+    tokenizer: TokenizerLike, scale: float, df: DocumentFrequencies | None,
 ) -> np.ndarray:  # fmt: skip
-    """Per-order values of ``corpus`` scored shard by shard in a thread pool.
+    """Per-order values of ``corpus`` scored shard by shard in a pool of one
+    thread per shard.
 
     The tasks: tokenize and hash each shard; count each (shard, order); then,
     once every shard has counted order k, score each (shard, order k).
@@ -407,7 +408,7 @@ def _score_shards(
     the error raised is that of the first failing shard in shard order,
     whichever failed first in time.
     """
-    with ThreadPoolExecutor(n_threads, thread_name_prefix="sparsecider") as pool:
+    with ThreadPoolExecutor(len(bounds), thread_name_prefix="sparsecider") as pool:
         hashed = {
             pool.submit(_prepare_shard, corpus, *b, n=n, sigma=sigma, tokenizer=tokenizer): s
             for s, b in enumerate(bounds)
@@ -481,7 +482,7 @@ def score_corpus(
     bounds = shard_bounds(corpus.reference_offsets, n_shards)
     if n_shards > 1 and len(bounds) > 1:
         per_order = _score_shards(
-            corpus, bounds, len(bounds), n=n, sigma=sigma, tokenizer=tokenizer, scale=scale, df=df
+            corpus, bounds, n=n, sigma=sigma, tokenizer=tokenizer, scale=scale, df=df
         )
     else:
         ref_tokens = tokenize(corpus.references, tokenizer)
