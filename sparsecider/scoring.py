@@ -190,14 +190,6 @@ def count_order(prepared: Prepared, k: int, *, local_df: bool) -> None:
     prepared.orders[k] = order
 
 
-def count_all(prepared: Prepared, *, local_df: bool) -> Prepared:
-    """:func:`count_order` for every order of ``prepared`` (which it returns):
-    the first half of :func:`score_tokens`."""
-    for k in range(len(prepared.orders)):
-        count_order(prepared, k, local_df=local_df)
-    return prepared
-
-
 def order_values(prepared: Prepared, k: int, freq: np.ndarray, n_documents: int) -> np.ndarray:
     """Order k + 1's sum over each candidate's references, shape (n_candidates,).
 
@@ -269,7 +261,8 @@ def score_tokens(
     prepared = prepare(
         ref_tokens, cand_tokens, candidate_image, reference_offsets, n=n, sigma=sigma
     )
-    count_all(prepared, local_df=df is None)
+    for k in range(n):
+        count_order(prepared, k, local_df=df is None)
     if df is None:
         return finish(
             prepared, [o.local_df for o in prepared.orders], prepared.n_images, scale=scale

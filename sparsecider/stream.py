@@ -78,12 +78,9 @@ from .scoring import (
     _check_number,
     _no_reference_words,
     check_options,
-    count_all,
-    finish,
-    lookup_all,
     make_result,
-    prepare,
     resolve_n_jobs,
+    score_tokens,
     warn_single_image,
 )
 from .tokenize import TokenizerLike, lookahead_captions, resolve_tokenizer, tokenize_slice
@@ -501,13 +498,12 @@ def _score_chunk(
 ) -> tuple[_Chunk, np.ndarray]:  # fmt: skip
     refs, offsets = chunk.references()
     cands, cand_image = chunk.candidates()
-    prepared = prepare(
+    per_order = score_tokens(
         tokenize_slice(refs, tokenizer, chunk.ref_ahead),
         tokenize_slice(cands, tokenizer, chunk.cand_ahead),
-        cand_image, offsets, n=n, sigma=sigma,
+        cand_image, offsets, n=n, sigma=sigma, df=df, scale=scale,
     )  # fmt: skip
-    count_all(prepared, local_df=False)
-    return chunk, finish(prepared, lookup_all(df, prepared), df.n_images, scale=scale)
+    return chunk, per_order
 
 
 def _write_lines(f, chunk: _Chunk, per_order: np.ndarray) -> None:
