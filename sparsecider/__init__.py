@@ -7,22 +7,29 @@ Public API
 ----------
 cider_d, cider
     Score candidates against references; return a :class:`CiderResult`.
-CiderResult
-    Corpus score, per-candidate scores, per-order values, signature.
-compat
-    Drop-in replacements for pycocoevalcap's ``Cider`` (``compat.Cider``,
-    ``compat.CiderD``).
+cider_d_ids
+    CIDEr-D of integer token-id arrays (self-critical training rewards).
+CiderResult, Signature
+    The one result type (corpus score, per-candidate scores, per-order
+    values) and the signature that says how the number was made.
+DocumentFrequencies
+    Fitted document frequencies: fit once, save, load, merge, score with.
+CiderVectorizer
+    CIDEr's tf-idf space as a scikit-learn transformer (imported lazily).
+ptb_tokenize
+    The reference PTB tokenizer in pure Python.
+compat, stream, dask
+    Drop-ins for pycocoevalcap, chunked scoring, Dask clusters.
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from ._version import __version__
+from .api import cider, cider_d
 from .frequencies import DocumentFrequencies
 from .ids import cider_d_ids
-from .ptb import ptb_tokenize
-from .result import CiderResult
-from .scoring import cider, cider_d
+from .result import CiderResult, Signature
+from .tokenizers import ptb_tokenize
 
 
 def __getattr__(name: str):
@@ -38,6 +45,7 @@ __all__ = [
     "CiderResult",
     "CiderVectorizer",
     "DocumentFrequencies",
+    "Signature",
     "__version__",
     "cider",
     "cider_d",

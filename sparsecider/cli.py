@@ -22,9 +22,11 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from . import __version__
+from ._version import __version__
+from .api import cider, cider_d
 from .demo import PUBLISHED_CIDER_D, load_demo
-from .files import (
+from .frequencies import DocumentFrequencies
+from .io.captions import (
     FORMATS,
     CaptionFileError,
     align,
@@ -32,10 +34,7 @@ from .files import (
     read_candidates,
     read_references,
 )
-from .frequencies import DocumentFrequencies
-from .result import with_extra
-from .scoring import cider, cider_d
-from .stats import approximate_randomization, bootstrap_ci, paired_bootstrap
+from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
 __all__ = ["main"]
 
@@ -113,13 +112,9 @@ def _score_one(args, df, references, cand_path: str) -> dict:
             "low": ci.low, "high": ci.high, "confidence": ci.confidence,
             "n_resamples": ci.n_resamples, "seed": ci.seed,
         }  # fmt: skip
-        entry["signature"] = with_extra(
-            result.signature,
-            f"bootstrap:{args.bootstrap}",
-            f"seed:{args.seed}",
-            f"ci:{args.confidence:g}",
-            "df:fixed",
-        )  # fmt: skip
+        entry["signature"] = result.signature.replace(
+            bootstrap=args.bootstrap, seed=args.seed, ci=args.confidence
+        )
         entry["timings"]["bootstrap_s"] = round(time.perf_counter() - start, 4)
     return {"entry": entry, "ids": ids, "result": result}
 
@@ -384,7 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--n", type=_positive_int, default=4)
     st.add_argument("--sigma", type=float, default=6.0)
     st.add_argument("--chunk-size", type=_positive_int, default=20_000, help="images per chunk")
-    st.add_argument("--n-jobs", type=int, default=1, help="threads (-1: one per CPU)")
+    st.add_argument(
+        "--n-jobs", type=int, default=-1, help="threads (default -1: one per CPU; 1: one)"
+    )
     st.add_argument("--fit-only", action="store_true",
                     help="only fit the document frequencies and save them to OUT")  # fmt: skip
     st.add_argument("--progress", action="store_true", help="progress bars (needs tqdm)")

@@ -31,10 +31,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .coco import load_annotations, load_results
-from .inputs import describe_keys
-from .ptb import ptb_tokenize
-from .scoring import cider_d
+from ._checks import describe_keys
+from .api import cider_d
+from .io.captions import load_annotations, load_results
+from .tokenizers.ptb import ptb_tokenize
 
 __all__ = ["COCOEvalCap", "Cider", "CiderD", "PTBTokenizer"]
 
@@ -369,9 +369,9 @@ class COCOEvalCap:
     ------
     ValueError
         A malformed annotation or results file, or a result for an image
-        the annotations do not have (see :func:`sparsecider.coco.load_results`).
+        the annotations do not have (see :func:`sparsecider.io.captions.load_results`).
         A file that cannot be read raises
-        :class:`sparsecider.files.CaptionFileError`, a ``ValueError``.
+        :class:`sparsecider.io.text.CaptionFileError`, a ``ValueError``.
 
     Examples
     --------

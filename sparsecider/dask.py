@@ -10,17 +10,19 @@ every image scores on its own.  So a corpus spread over the partitions of a
 2. the total is sent to every worker once (``Client.scatter(...,
    broadcast=True)`` when a ``distributed`` client is active; otherwise it
    is a single graph key);
-3. per partition, its images are scored against it; the per-image scores
-   stay on the cluster (persisted) as a ``dask.bag`` of ``(id, score)``
-   pairs, and only per-partition sums come back for the corpus mean.
+3. per partition, its images are scored against it (pair statistics and
+   their reduction, as everywhere), and the per-order values come back to
+   the client with the ids: the result is a :class:`~sparsecider.CiderResult`
+   like every other backend's.
 
 What crosses the network: the partial frequencies once each on the way up,
-the total once per worker on the way down, the scores' sums; never the
-captions (JSON-lines paths are read by the workers).  Each partition is
-scored exactly as the single-machine :func:`sparsecider.cider_d` scores those
-images inside the whole corpus (columns follow key order, PTB tokenization
-reads ahead into the next partition's first captions), so per-image scores
-are bit-identical; the corpus mean agrees to float64 round-off.
+the total once per worker on the way down, and 8 bytes per candidate and
+order plus the ids on the way back; never the captions (JSON-lines paths
+are read by the workers).  Each partition is scored exactly as the
+single-machine :func:`sparsecider.cider_d` scores those images inside the
+whole corpus (columns follow key order, PTB tokenization reads ahead into the
+next partition's first captions), and the corpus mean is taken on the client
+by the same reduction, so the scores and the mean are bit-identical.
 
 To use a real cluster, create the client before calling::
 
@@ -29,11 +31,11 @@ To use a real cluster, create the client before calling::
     import dask.bag as db, sparsecider.dask
     records = db.read_text("s3://bucket/captions-*.jsonl").map(json.loads)
     result = sparsecider.dask.cider_d(records)
-    result.score                    # float, computed
-    result.scores.take(5)           # (id, score) pairs, still on the cluster
+    result.score                    # float
+    result.to_pandas().head()       # id, score per candidate
 
 Records are dicts ``{"id", "candidate": str or list of str, "references":
-[str, ...]}`` as in :mod:`sparsecider.stream`; each is checked, and an error
+[str, ...]}`` (the schema of :mod:`sparsecider.io.records`); each is checked, and an error
 names the partition (or file and line) and the id.  Ids are not checked for
 uniqueness across partitions (that would need a global pass).  With the
 ``"ptb"`` tokenizer the first captions of every partition are read once more
@@ -42,9 +44,9 @@ in an extra, short first pass.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 try:
     import dask
@@ -54,81 +56,27 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 import numpy as np
 
+from ._checks import check_int
+from ._stages import no_reference_words
+from ._validate import Options, check_options, warn_single_image
+from .chunks import Chunk, fit_chunk, score_chunk
+from .corpus import Record, check_record
 from .frequencies import DocumentFrequencies, merge_all
-from .result import make_signature
-from .scoring import (
-    _check_number,
-    _no_reference_words,
-    check_options,
-    warn_single_image,
-)
-from .stream import Record, _Chunk, _fit_chunk, _score_chunk, check_record, read_jsonl
-from .tokenize import (
+from .io.records import as_record, read_jsonl
+from .result import CiderResult
+from .tokenizers import (
+    Tokenizer,
     TokenizerLike,
+    get_tokenizer,
     lookahead_captions,
     lookahead_complete,
-    resolve_tokenizer,
 )
-from .tokenize import tokenizer_name as _tokenizer_name
 
 __all__ = ["DaskCiderResult", "cider", "cider_d", "fit_df"]
 
-
-@dataclass(frozen=True, eq=False)
-class DaskCiderResult:
-    """Result of :func:`cider_d` / :func:`cider` on a cluster.
-
-    Attributes
-    ----------
-    score : float
-        Corpus score: the mean over all candidates.
-    scores : dask.bag.Bag
-        ``(id, score)`` per image, in input order (``(id, [scores])`` for
-        records with a list of candidates); persisted on the cluster.
-    n_images, n_candidates : int
-    df : DocumentFrequencies
-        The frequencies every image was scored against.
-    signature : str
-        As :attr:`sparsecider.CiderResult.signature`.
-    metric : str
-    """
-
-    score: float
-    scores: db.Bag
-    n_images: int
-    n_candidates: int
-    df: DocumentFrequencies
-    signature: str
-    metric: str
-
-    def to_dataframe(self):
-        """The scores as a dask dataframe with columns ``id`` and ``score``
-        (records with several candidates get one row per candidate).
-
-        Examples
-        --------
-        >>> import dask.bag as db
-        >>> import sparsecider.dask
-        >>> rows = [{"id": "a", "candidate": ["a dog", "a cat"], "references": ["a dog"]},
-        ...         {"id": "b", "candidate": "a bus", "references": ["a red bus"]}]
-        >>> r = sparsecider.dask.cider_d(db.from_sequence(rows), tokenizer="whitespace")
-        >>> frame = r.to_dataframe().compute()
-        >>> frame["id"].tolist(), frame.shape
-        (['a', 'a', 'b'], (3, 2))
-        """
-
-        def rows(pairs):
-            for image_id, value in pairs:
-                for s in value if isinstance(value, list) else [value]:
-                    yield {"id": image_id, "score": s}
-
-        return self.scores.map_partitions(lambda part: list(rows(part))).to_dataframe()
-
-    def __float__(self) -> float:
-        return self.score
-
-    def __str__(self) -> str:
-        return f"{self.metric} = {self.score:.4f} | {self.signature}"
+#: Kept for code written against earlier versions: every backend returns
+#: :class:`sparsecider.CiderResult` now.
+DaskCiderResult = CiderResult
 
 
 # ---- partitions -------------------------------------------------------------------
@@ -164,35 +112,21 @@ def _partitions(records: object) -> list[tuple[object, str]]:
 def _rows(part: list | None, origin: str) -> Iterator[Record]:
     """The checked records of a partition, lazily (a file is read as far as asked)."""
     if part is None:
-        return (check_record(row, where) for where, row in read_jsonl(origin))
+        return (check_record(as_record(row), where) for where, row in read_jsonl(origin))
     return (_check_row(row, f"{origin}, record {j}") for j, row in enumerate(part))
 
 
 def _check_row(row: object, where: str) -> Record:
-    return check_record(_plain(row, where), where)
-
-
-def _load(part: list | None, origin: str) -> list[Record]:
-    return list(_rows(part, origin))
-
-
-def _plain(row: object, where: str) -> object:
-    """A dataframe row as a record: numpy arrays of list columns become lists."""
-    if not isinstance(row, dict):
-        return row
-    refs, cand = row.get("references"), row.get("candidate")
-    if isinstance(refs, str) and where.startswith("dataframe"):
-        raise TypeError(
-            f"{where}: 'references' arrived as a string ({refs[:40]!r}): Dask turns "
-            "object columns into strings; create the dataframe under "
-            "dask.config.set({'dataframe.convert-string': False}), or give the column "
-            "a pyarrow list type"
-        )
-    if isinstance(refs, np.ndarray):
-        row = {**row, "references": refs.tolist()}
-    if isinstance(cand, np.ndarray):
-        row = {**row, "candidate": cand.tolist()}
-    return row
+    if isinstance(row, dict) and where.startswith("dataframe"):
+        refs = row.get("references")
+        if isinstance(refs, str):
+            raise TypeError(
+                f"{where}: 'references' arrived as a string ({refs[:40]!r}): Dask turns "
+                "object columns into strings; create the dataframe under "
+                "dask.config.set({'dataframe.convert-string': False}), or give the column "
+                "a pyarrow list type"
+            )
+    return check_record(as_record(row) if isinstance(row, dict) else row, where)
 
 
 def _head(part: list | None, origin: str) -> tuple[list[str], list[str], bool]:
@@ -224,13 +158,11 @@ def _lookaheads(heads: list[tuple[list[str], list[str], bool]]) -> list[tuple[li
     return out
 
 
-def _fit_partition(
-    part, origin, ahead, n: int, tokenizer: TokenizerLike
-) -> DocumentFrequencies | None:
-    records = _load(part, origin)
+def _fit_partition(part, origin, ahead, n: int, tokenizer: Tokenizer) -> DocumentFrequencies | None:
+    records = list(_rows(part, origin))
     if not records:
         return None
-    return _fit_chunk(_Chunk(records, *ahead), n=n, tokenizer=tokenizer)
+    return fit_chunk(Chunk(records, *ahead), n=n, tokenizer=tokenizer)
 
 
 def _sum(parts: list[DocumentFrequencies | None]) -> DocumentFrequencies | None:
@@ -238,27 +170,14 @@ def _sum(parts: list[DocumentFrequencies | None]) -> DocumentFrequencies | None:
 
 
 def _score_partition(
-    part, origin, ahead, df: DocumentFrequencies, n: int, sigma: float | None,
-    tokenizer: TokenizerLike, scale: float,
-) -> tuple[list, float, int, int]:  # fmt: skip
-    """``(pairs, sum of scores, number of candidates, number of images)``."""
-    records = _load(part, origin)
+    part, origin, ahead, df: DocumentFrequencies, options: Options
+) -> tuple[list, list[int], np.ndarray | None]:
+    """``(ids, candidates per record, per-order values)`` of a partition."""
+    records = list(_rows(part, origin))
     if not records:
-        return [], 0.0, 0, 0
-    chunk, per_order = _score_chunk(
-        _Chunk(records, *ahead), df=df, n=n, sigma=sigma, tokenizer=tokenizer, scale=scale
-    )
-    scores = per_order.mean(axis=1)
-    pairs = [(rec.id, value) for rec, value in chunk.per_record(scores)]
-    return pairs, float(scores.sum()), int(scores.shape[0]), len(records)
-
-
-def _pairs_of(scored: tuple) -> list:
-    return scored[0]
-
-
-def _totals_of(scored: tuple) -> tuple[float, int, int]:
-    return scored[1:]
+        return [], [], None
+    _, per_order = score_chunk(Chunk(records, *ahead), options, df)
+    return [rec.id for rec in records], [len(rec.candidates) for rec in records], per_order
 
 
 def _tree_sum(partials: list, split_every: int):
@@ -284,17 +203,14 @@ def _client():
 
 
 def _check_split_every(split_every: object) -> int:
-    _check_number("split_every", split_every, integer=True)
-    if split_every < 2:
-        raise ValueError(f"split_every must be >= 2, got {split_every}")
-    return int(split_every)
+    return check_int("split_every", split_every, minimum=2)
 
 
-def _prepare_run(records, tokenizer, n):
+def _prepare_run(records, tokenizer: Tokenizer):
     parts = _partitions(records)
     if not parts:
         raise ValueError("records has no partitions: there are no images to score")
-    if tokenizer == "ptb" and len(parts) > 1:
+    if tokenizer.lookahead and len(parts) > 1:
         heads = dask.compute(*[dask.delayed(_head)(p, o) for p, o in parts])
         aheads = _lookaheads(list(heads))
     else:
@@ -302,7 +218,7 @@ def _prepare_run(records, tokenizer, n):
     return parts, aheads
 
 
-def _fit(parts, aheads, n, tokenizer, split_every) -> DocumentFrequencies:
+def _fit(parts, aheads, n, tokenizer: Tokenizer, split_every) -> DocumentFrequencies:
     partials = [
         dask.delayed(_fit_partition)(p, o, a, n, tokenizer)
         for (p, o), a in zip(parts, aheads, strict=True)
@@ -331,64 +247,47 @@ def fit_df(
     ...     [r["references"] for r in rows], tokenizer="whitespace")
     True
     """
-    _check_number("n", n, integer=True)
-    resolve_tokenizer(tokenizer)
+    n = check_int("n", n)
+    resolved = get_tokenizer(tokenizer)
     split_every = _check_split_every(split_every)
-    parts, aheads = _prepare_run(records, tokenizer, n)
-    return _fit(parts, aheads, int(n), tokenizer, split_every)
+    parts, aheads = _prepare_run(records, resolved)
+    return _fit(parts, aheads, n, resolved, split_every)
 
 
-def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> DaskCiderResult:
-    n, sigma, scale, given = check_options(
-        n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer
-    )
+def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> CiderResult:
+    options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer)
     split_every = _check_split_every(split_every)
-    parts, aheads = _prepare_run(records, tokenizer, n)
-    if given is None:
-        frequencies = _fit(parts, aheads, n, tokenizer, split_every)
+    parts, aheads = _prepare_run(records, options.tokenizer)
+    if options.df is None:
+        frequencies = _fit(parts, aheads, options.n, options.tokenizer, split_every)
         if len(frequencies) == 0:
-            raise _no_reference_words()
+            raise no_reference_words()
     else:
-        frequencies = given
+        frequencies = options.df
     client = _client()
     shared = (
         client.scatter(frequencies, broadcast=True)
         if client is not None
         else dask.delayed(frequencies, traverse=False)
     )
-    scored = [
-        dask.delayed(_score_partition)(p, o, a, shared, n, sigma, tokenizer, scale)
-        for (p, o), a in zip(parts, aheads, strict=True)
-    ]
-    scored = dask.persist(*scored)
-    sums = dask.compute(*[dask.delayed(_totals_of)(s) for s in scored])
-    n_candidates = sum(count for _, count, _ in sums)
-    if n_candidates == 0:
-        raise ValueError("records is empty: there are no images to score")
-    pairs = db.from_delayed([dask.delayed(_pairs_of)(s) for s in scored])
-    n_images = sum(images for _, _, images in sums)
-    warn_single_image(n_images, given)
-    metric = "CIDEr-D" if sigma is not None else "CIDEr"
-    signature = make_signature(
-        metric, n=n, sigma=sigma,
-        df=f"corpus(n_images={n_images})" if given is None else given.describe(),
-        tokenizer=_tokenizer_name(tokenizer), scale=scale, version=_version(),
-    )  # fmt: skip
-    return DaskCiderResult(
-        score=sum(total for total, _, _ in sums) / n_candidates,
-        scores=pairs,
-        n_images=n_images,
-        n_candidates=n_candidates,
-        df=frequencies,
-        signature=signature,
-        metric=metric,
+    score = functools.partial(_score_partition, options=options)
+    scored = dask.compute(
+        *[dask.delayed(score)(p, o, a, shared) for (p, o), a in zip(parts, aheads, strict=True)]
     )
-
-
-def _version() -> str:
-    from . import __version__
-
-    return __version__
+    ids = [i for part_ids, _, _ in scored for i in part_ids]
+    if not ids:
+        raise ValueError("records is empty: there are no images to score")
+    n_cands = [c for _, counts, _ in scored for c in counts]
+    n_images = len(ids)
+    warn_single_image(n_images, options.df)
+    return CiderResult.from_per_order(
+        np.concatenate([values for _, _, values in scored if values is not None]),
+        signature=options.signature(n_images),
+        n_images=n_images,
+        image_index=np.repeat(np.arange(n_images, dtype=np.int64), n_cands),
+        ids=tuple(ids),
+        df=frequencies,
+    )
 
 
 def cider_d(
@@ -400,7 +299,7 @@ def cider_d(
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
     split_every: int = 8,
-) -> DaskCiderResult:
+) -> CiderResult:
     """CIDEr-D of records on a Dask cluster (see the module docstring).
 
     Parameters
@@ -416,8 +315,10 @@ def cider_d(
 
     Returns
     -------
-    DaskCiderResult
-        ``score`` (a float), ``scores`` (a persisted bag of ``(id, score)``).
+    CiderResult
+        As the in-memory :func:`sparsecider.cider_d` with dict input (``ids``
+        holds the record ids, ``df`` the frequencies used); equal to it bit
+        for bit.
 
     Examples
     --------
@@ -428,8 +329,8 @@ def cider_d(
     >>> r = sparsecider.dask.cider_d(db.from_sequence(rows, npartitions=3), tokenizer="whitespace")
     >>> single = sparsecider.cider_d([x["candidate"] for x in rows],
     ...                              [x["references"] for x in rows], tokenizer="whitespace")
-    >>> abs(r.score - single.score) < 1e-12, r.scores.take(2)[0][0]
-    (True, 0)
+    >>> r.score == single.score, r.ids[:2]
+    (True, (0, 1))
     """
     return _run(
         records, n=n, sigma=sigma, df=df, tokenizer=tokenizer, scale=scale,
@@ -445,7 +346,7 @@ def cider(
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
     split_every: int = 8,
-) -> DaskCiderResult:
+) -> CiderResult:
     """Plain CIDEr of records on a Dask cluster; as :func:`cider_d` without clip and penalty.
 
     Examples

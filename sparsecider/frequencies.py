@@ -6,38 +6,31 @@ shards of a corpus.  Two fitted on disjoint sets of images add up to the one
 fitted on their union, which is what makes sharded and distributed fitting
 trivial.
 
-File format (``save`` / ``load``), version 1: an uncompressed NumPy ``.npz``
-archive, read with ``allow_pickle=False``, holding
-
-- ``metadata``: UTF-8 JSON (as a uint8 array) with ``format``
-  (``"sparsecider.DocumentFrequencies"``), ``format_version`` (1), ``n``,
-  ``n_images``, ``tokenizer``, ``hashing`` (the n-gram key scheme, see
-  :mod:`sparsecider.hashing`), ``library_version`` and ``source``;
-- for each order k = 1..n, ``keys_k`` (uint64, strictly increasing n-gram
-  keys) and ``counts_k`` (uint32, the number of images whose references
-  contain the n-gram, 1 <= count <= n_images).
+Files (``save`` / ``load``): the versioned ``.npz`` format of
+:mod:`sparsecider.io.dffile`, never a pickle.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from . import __version__
-from .docfreq import image_document_frequency
-from .entries import count_columns, image_runs
-from .hashing import SCHEME, ngram_keys
-from .inputs import check_references
-from .tokenize import TokenizerLike, Tokens, tokenize, tokenizer_name
+from ._checks import check_int
+from ._kernels.counts import count_columns, image_runs
+from ._kernels.docfreq import image_document_frequency
+from ._kernels.hashing import SCHEME, ngram_keys
+from ._kernels.lookup import bucket_index, lookup_buckets, merge_sorted
+from ._kernels.tokens import Tokens
+from ._version import __version__
+from .corpus import check_id, check_references, reference_id_rows
+from .io.dffile import read_df_file, write_df_file
+from .tokenizers import TokenizerLike, split_whitespace, tokenize, tokenizer_name
+from .tokenizers.ids import reference_id_tokens
 
 __all__ = ["DocumentFrequencies"]
-
-_FORMAT = "sparsecider.DocumentFrequencies"
-_FORMAT_VERSION = 1
 
 
 class DocumentFrequencies:
@@ -148,12 +141,11 @@ class DocumentFrequencies:
 
         >>> refs = [["the dog runs", "a dog"], ["a dog sits"], ["a cat"]]
         >>> df = DocumentFrequencies.from_references(refs, tokenizer="whitespace")
-        >>> from sparsecider.tokenize import tokenize
-        >>> df.lookup(tokenize(["dog the cat bus"]).hashes, 1).tolist()
+        >>> from sparsecider.tokenizers import tokenize
+        >>> df.lookup(tokenize(["dog the cat bus"], "whitespace").hashes, 1).tolist()
         [2.0, 1.0, 1.0, 0.0]
         """
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"n must be an integer >= 1, got {n!r}")
+        n = check_int("n", n)
         ref_lists, _ = check_references(references)
         flat = [r for refs in ref_lists for r in refs]
         offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
@@ -189,9 +181,14 @@ class DocumentFrequencies:
         ...     [["5 7", "5 8"], ["9 7"]], tokenizer="whitespace")
         True
         """
-        from .ids import reference_id_tokens
-
-        tokens, offsets = reference_id_tokens(references, eos=eos, pad=pad, include_eos=include_eos)
+        n = check_int("n", n)
+        check_id("eos", eos)
+        if pad is not None:
+            check_id("pad", pad)
+        rows, counts = reference_id_rows(references)
+        tokens, offsets = reference_id_tokens(
+            rows, counts, eos=eos, pad=pad, include_eos=include_eos
+        )
         return cls.from_tokens(tokens, offsets, n=n, tokenizer="whitespace")
 
     @classmethod
@@ -201,13 +198,13 @@ class DocumentFrequencies:
         """From tokenized references grouped by image (``reference_offsets``).
 
         The kernel under :meth:`from_references`: per order, the count
-        matrix of :func:`sparsecider.entries.count_columns` and its image
+        matrix of :func:`sparsecider._kernels.counts.count_columns` and its image
         document frequencies.
 
         Examples
         --------
-        >>> from sparsecider.tokenize import tokenize
-        >>> tokens = tokenize(["a dog", "a cat", "a dog"])  # images: [0, 0], [1]
+        >>> from sparsecider.tokenizers import tokenize
+        >>> tokens = tokenize(["a dog", "a cat", "a dog"], "whitespace")  # images: [0, 0], [1]
         >>> df = DocumentFrequencies.from_tokens(
         ...     tokens, np.array([0, 2, 3]), n=2, tokenizer="whitespace")
         >>> df.n_images  # "a" and "dog" are in 2 images, "cat" in 1; "a dog" 2, "a cat" 1
@@ -243,10 +240,10 @@ class DocumentFrequencies:
 
         Examples
         --------
-        >>> from sparsecider.hashing import ngram_keys
-        >>> from sparsecider.tokenize import tokenize
+        >>> from sparsecider._kernels.hashing import ngram_keys
+        >>> from sparsecider.tokenizers import tokenize
         >>> df = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
-        >>> t = tokenize(["a dog", "a bus"])
+        >>> t = tokenize(["a dog", "a bus"], "whitespace")
         >>> bigrams, _ = list(ngram_keys(t.hashes, t.lengths, 2))[1]
         >>> df.lookup(bigrams, 2).tolist()  # "a dog" in one image, "a bus" in none
         [1.0, 0.0]
@@ -384,7 +381,7 @@ class DocumentFrequencies:
     # ---- files ---------------------------------------------------------------
 
     def save(self, path: str | Path) -> Path:
-        """Write the versioned ``.npz`` file described in the module docstring.
+        """Write the versioned ``.npz`` file of :mod:`sparsecider.io.dffile`.
 
         Examples
         --------
@@ -395,10 +392,7 @@ class DocumentFrequencies:
         ...     DocumentFrequencies.load(path) == df
         True
         """
-        path = Path(path)
         meta = {
-            "format": _FORMAT,
-            "format_version": _FORMAT_VERSION,
             "n": self.n,
             "n_images": self.n_images,
             "tokenizer": self.tokenizer,
@@ -406,13 +400,7 @@ class DocumentFrequencies:
             "library_version": __version__,
             "source": self.source,
         }
-        arrays = {"metadata": np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)}
-        for k in range(self.n):
-            arrays[f"keys_{k + 1}"] = self._keys[k]
-            arrays[f"counts_{k + 1}"] = self._counts[k]
-        with open(path, "wb") as f:  # a file object: numpy adds no ".npz" suffix
-            np.savez(f, **arrays)
-        return path
+        return write_df_file(path, self._keys, self._counts, meta)
 
     @classmethod
     def load(cls, path: str | Path) -> DocumentFrequencies:
@@ -433,42 +421,7 @@ class DocumentFrequencies:
         ...
         ValueError: .../notes.npz: not a sparsecider document frequency file (...)
         """
-        path = Path(path)
-        try:
-            archive = np.load(path, allow_pickle=False)
-        except FileNotFoundError:
-            raise FileNotFoundError(f"document frequency file not found: {path}") from None
-        except (ValueError, OSError) as err:
-            raise ValueError(f"{path}: not a sparsecider document frequency file ({err})") from None
-        try:
-            with archive:
-                if "metadata" not in archive.files:
-                    raise ValueError(f"{path}: no 'metadata' entry; not a sparsecider df file")
-                try:
-                    meta = json.loads(archive["metadata"].tobytes().decode("utf-8"))
-                except (UnicodeDecodeError, json.JSONDecodeError) as err:
-                    raise ValueError(f"{path}: unreadable metadata ({err})") from None
-                if meta.get("format") != _FORMAT or meta.get("format_version") != _FORMAT_VERSION:
-                    raise ValueError(
-                        f"{path}: format {meta.get('format')!r} "
-                        f"version {meta.get('format_version')!r}; "
-                        f"this library reads {_FORMAT!r} version {_FORMAT_VERSION}"
-                    )
-                if meta.get("hashing") != SCHEME:
-                    raise ValueError(
-                        f"{path}: n-gram keys made with hashing scheme {meta.get('hashing')!r}; "
-                        f"this library uses {SCHEME!r}: refit the frequencies"
-                    )
-                n = int(meta["n"])
-                missing = [f"keys_{k}" for k in range(1, n + 1) if f"keys_{k}" not in archive.files]
-                if missing:
-                    raise ValueError(f"{path}: missing arrays {missing}")
-                keys = [archive[f"keys_{k}"] for k in range(1, n + 1)]
-                counts = [archive[f"counts_{k}"] for k in range(1, n + 1)]
-        except ValueError as err:
-            if str(err).startswith(str(path)):
-                raise
-            raise ValueError(f"{path}: not a sparsecider document frequency file ({err})") from None
+        keys, counts, meta = read_df_file(path, hashing=SCHEME)
         try:
             return cls(
                 keys, counts, n_images=int(meta["n_images"]), tokenizer=meta.get("tokenizer", ""),
@@ -484,7 +437,7 @@ class DocumentFrequencies:
         """Import a legacy pickle of the CIDEr / self-critical training code.
 
         Reads the three layouts of ``SPEC.md`` section 3 through a restricted
-        unpickler (see :mod:`sparsecider.legacy`):
+        unpickler (see :mod:`sparsecider.io.legacy`):
 
         - ``{ngram_tuple: df}``: give ``n_images`` (COCO val's 40,504 when
           omitted, as the code that wrote these files assumed);
@@ -506,7 +459,7 @@ class DocumentFrequencies:
         >>> df.n, df.n_images, len(df)
         (2, 2, 3)
         """
-        from .legacy import read_legacy_df
+        from .io.legacy import read_legacy_df
 
         table, found_images = read_legacy_df(path, n_images=n_images)
         return cls.from_ngram_counts(
@@ -528,7 +481,6 @@ class DocumentFrequencies:
         ...     [["a dog"], ["a cat"]], n=2, tokenizer="whitespace")
         True
         """
-        from .tokenize import split_whitespace
 
         by_order: dict[int, tuple[list[str], list[float]]] = {}
         for gram, count in table.items():
@@ -582,97 +534,6 @@ def merge_all(parts: Sequence[DocumentFrequencies]) -> DocumentFrequencies | Non
         keys, counts, n_images=sum(p.n_images for p in parts), tokenizer=first.tokenizer,
         source="merged",
     )  # fmt: skip
-
-
-def merge_sorted(
-    keys: Sequence[np.ndarray], counts: Sequence[np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Union of several strictly increasing key arrays, with the counts of equal keys summed.
-
-    A stable sort of the concatenation finds the sorted runs and merges them
-    (timsort), so the cost is O(total log number-of-arrays), not a full sort.
-    """
-    both = np.concatenate(keys)
-    order = np.argsort(both, kind="stable")
-    both = both[order]
-    summed = np.concatenate(counts).astype(np.uint64)[order]
-    if both.shape[0] == 0:
-        return both, summed
-    starts = np.flatnonzero(np.concatenate(([True], both[1:] != both[:-1])))
-    return both[starts], np.add.reduceat(summed, starts)
-
-
-def lookup_sorted(
-    table: np.ndarray, counts: np.ndarray, keys: np.ndarray, out: np.ndarray
-) -> np.ndarray:
-    """Add ``counts[j]`` to ``out[i]`` wherever ``keys[i] == table[j]``.
-
-    Preconditions: ``table`` and ``keys`` strictly increasing (the columns
-    of two :func:`sparsecider.entries.count_columns`), ``out`` as long as
-    ``keys``.  The two are merged by a stable sort of their concatenation
-    (numpy's timsort merges the two sorted runs in one pass, several times
-    cheaper than a binary search per key); a key present in both then
-    follows its table entry directly.  Cost: O(len(table) + len(keys)).
-
-    Examples
-    --------
-    >>> table = np.array([2, 5, 9], dtype=np.uint64)
-    >>> keys = np.array([1, 5, 9, 12], dtype=np.uint64)
-    >>> lookup_sorted(table, np.array([10.0, 20.0, 30.0]), keys, np.zeros(4)).tolist()
-    [0.0, 20.0, 30.0, 0.0]
-    """
-    if table.size == 0 or keys.size == 0:
-        return out
-    both = np.concatenate((table, keys))
-    order = np.argsort(both, kind="stable")
-    merged = both[order]
-    pair = np.flatnonzero(merged[1:] == merged[:-1])  # (table entry, key)
-    out[order[pair + 1] - table.shape[0]] += counts[order[pair]]
-    return out
-
-
-def bucket_index(table: np.ndarray) -> np.ndarray:
-    """Where each bucket of a sorted key table starts, for :func:`lookup_buckets`.
-
-    Keys are hashes, so their top bits are uniform: with B = bit_length(n) - 1
-    top bits as the bucket, buckets hold about 2 keys each.  ``out[b]`` is
-    the position of the first key whose top B bits are >= b; shape
-    (2**B + 1,).  Cost: one ``bincount`` over the table.
-    """
-    bits = max(int(table.shape[0]).bit_length() - 1, 1)
-    bucket = (table >> np.uint64(64 - bits)).astype(np.int64)
-    dtype = np.int32 if table.shape[0] < 2**31 else np.int64
-    index = np.zeros((1 << bits) + 1, dtype=dtype)
-    np.cumsum(np.bincount(bucket, minlength=1 << bits), out=index[1:])
-    return index
-
-
-def lookup_buckets(
-    table: np.ndarray, counts: np.ndarray, index: np.ndarray, keys: np.ndarray, out: np.ndarray
-) -> np.ndarray:
-    """Add ``counts[j]`` to ``out[i]`` wherever ``keys[i] == table[j]``.
-
-    Preconditions: ``table`` strictly increasing and ``index`` its
-    :func:`bucket_index`.  Each key is looked for in its bucket only, one
-    vectorised step per place in the buckets (a handful: they hold about 2
-    keys each), so a lookup costs about two random reads per key instead of
-    a binary search through the whole table.  Cost: O(len(keys)).
-    """
-    bits = int(index.shape[0] - 1).bit_length() - 1
-    bucket = (keys >> np.uint64(64 - bits)).astype(np.int64)
-    position = index[bucket].astype(np.int64)
-    end = index[bucket + 1]
-    active = np.flatnonzero(position < end)
-    while active.shape[0]:
-        at = position[active]
-        stored = table[at]
-        wanted = keys[active]
-        hit = stored == wanted
-        out[active[hit]] += counts[at[hit]]
-        # sorted buckets: go on only while the stored key is still smaller
-        active = active[(stored < wanted) & (at + 1 < end[active])]
-        position[active] += 1
-    return out
 
 
 def _rebuild(keys, counts, n_images, tokenizer, source) -> DocumentFrequencies:

@@ -2,157 +2,26 @@
 
 Captioning models produce padded arrays of vocabulary indices.  Decoding them
 to strings only to split them again is wasted time: here each id becomes the
-hash of its decimal string directly, so the scores are *identical* to
-scoring the space-joined decimal strings with ``tokenizer="whitespace"``
-under the same document frequencies (and to the ``*-idxs`` legacy files,
-whose n-grams are such strings).
+hash of its decimal string directly (:mod:`sparsecider.tokenizers.ids`), so
+the scores are *identical* to scoring the space-joined decimal strings with
+``tokenizer="whitespace"`` under the same document frequencies (and to the
+``*-idxs`` legacy files, whose n-grams are such strings).
 """
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Sequence
-
 import numpy as np
 
+from . import reduce
+from ._checks import int_array
+from ._validate import check_options, warn_single_image
+from .corpus import check_id, reference_id_rows
+from .engine import token_statistics
 from .frequencies import DocumentFrequencies
 from .result import CiderResult
-from .scoring import check_df, make_result, score_tokens, warn_single_image
-from .tokenize import Tokens, split_whitespace
+from .tokenizers.ids import id_sequences, id_tokens, reference_id_tokens
 
-__all__ = ["cider_d_ids", "id_sequences", "id_tokens"]
-
-
-def _int_array(value: object, where: str, ndim: int) -> np.ndarray:
-    try:
-        arr = np.asarray(value)
-    except Exception as err:  # objects whose __array__ fails
-        raise TypeError(f"{where} could not be read as an integer array ({err})") from None
-    if arr.ndim != ndim:
-        raise ValueError(f"{where} must be a {ndim}-D integer array, got shape {arr.shape}")
-    if arr.size and arr.dtype.kind not in "iu":
-        raise TypeError(f"{where} must hold integer token ids, got dtype {arr.dtype}")
-    return arr.astype(np.int64, copy=False)
-
-
-def id_sequences(
-    rows: np.ndarray,
-    *,
-    eos: int,
-    pad: int | None,
-    include_eos: bool,
-    row_lengths: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Cut id rows at their first ``eos``; drop ``pad`` ids.
-
-    Parameters
-    ----------
-    rows : ndarray of int64, shape (n_rows, time)
-    eos : int
-        End-of-sequence id: a row ends at its first ``eos``.
-    pad : int or None
-        Padding id, dropped wherever it occurs before the end (ignored when
-        equal to ``eos``).
-    include_eos : bool
-        Keep the ``eos`` that ends a row, as a word.
-    row_lengths : ndarray of int64, shape (n_rows,), optional
-        How much of each row holds ids (for ragged rows padded into one
-        array); default: all of it.
-
-    Returns
-    -------
-    flat : ndarray of int64
-        The kept ids, row after row.
-    lengths : ndarray of int64, shape (n_rows,)
-
-    Examples
-    --------
-    >>> rows = np.array([[4, 5, 0, 9], [7, 1, 1, 1], [2, 0, 3, 0]])
-    >>> flat, lengths = id_sequences(rows, eos=0, pad=None, include_eos=False)
-    >>> flat.tolist(), lengths.tolist()  # the 9 and the 3 come after an eos
-    ([4, 5, 7, 1, 1, 1, 2], [2, 4, 1])
-    >>> flat, lengths = id_sequences(rows, eos=0, pad=1, include_eos=True)
-    >>> flat.tolist(), lengths.tolist()
-    ([4, 5, 0, 7, 2, 0], [3, 1, 2])
-    """
-    positions = np.arange(rows.shape[1])[None, :]
-    limit = np.full(rows.shape[0], rows.shape[1]) if row_lengths is None else row_lengths
-    is_eos = (rows == eos) & (positions < limit[:, None])
-    has_eos = is_eos.any(axis=1)
-    # the eos id counts as a word with include_eos, as in the reference SCST code
-    end = np.where(has_eos, is_eos.argmax(axis=1) + int(include_eos), limit)
-    keep = positions < end[:, None]
-    if pad is not None and pad != eos:
-        keep &= rows != pad
-    return rows[keep], keep.sum(axis=1)
-
-
-def id_tokens(flat: np.ndarray, lengths: np.ndarray) -> Tokens:
-    """Token hashes of ids: the hash of each id's decimal string (one per distinct id).
-
-    Parameters
-    ----------
-    flat : ndarray of int
-        The ids of all sequences, back to back (as from :func:`id_sequences`).
-    lengths : ndarray of int, shape (n_sequences,)
-        Ids per sequence.
-
-    Returns
-    -------
-    Tokens
-        The same hashes as splitting the space-joined decimal strings.
-
-    Examples
-    --------
-    >>> from sparsecider.tokenize import split_whitespace
-    >>> t = id_tokens(np.array([4, 5, 17]), np.array([2, 1]))
-    >>> same = split_whitespace(["4 5", "17"])
-    >>> bool(np.array_equal(t.hashes, same.hashes)), t.lengths.tolist()
-    (True, [2, 1])
-    """
-    distinct, inverse = np.unique(flat, return_inverse=True)
-    table = split_whitespace([str(int(i)) for i in distinct]).hashes
-    return Tokens(hashes=table[inverse.ravel()], lengths=lengths.astype(np.int64))
-
-
-def _reference_rows(references: object) -> tuple[list[np.ndarray], np.ndarray]:
-    """Each image's references as a list of 1-D arrays, and the per-image counts."""
-    if isinstance(references, np.ndarray) and references.ndim == 3:
-        references = list(references)
-    if not isinstance(references, Sequence) or isinstance(references, str):
-        raise TypeError(
-            "references must be a list with one entry per image: a padded 2-D array or a "
-            f"list of 1-D arrays, got {type(references).__name__}"
-        )
-    rows: list[np.ndarray] = []
-    counts = np.zeros(len(references), dtype=np.int64)
-    for i, entry in enumerate(references):
-        if isinstance(entry, Sequence) and not isinstance(entry, str | bytes):
-            seqs = [_int_array(s, f"references[{i}][{j}]", 1) for j, s in enumerate(entry)]
-        else:
-            seqs = list(_int_array(entry, f"references[{i}]", 2))
-        if not seqs:
-            raise ValueError(f"references[{i}] is empty; every image needs at least one reference")
-        counts[i] = len(seqs)
-        rows.extend(seqs)
-    return rows, counts
-
-
-def reference_id_tokens(
-    references: object, *, eos: int, pad: int | None, include_eos: bool
-) -> tuple[Tokens, np.ndarray]:
-    """Tokens of all references (image after image) and the image offsets."""
-    rows, counts = _reference_rows(references)
-    lengths = np.array([r.shape[0] for r in rows], dtype=np.int64)
-    padded = np.zeros((len(rows), int(lengths.max(initial=0))), dtype=np.int64)
-    for j, r in enumerate(rows):
-        padded[j, : r.shape[0]] = r
-    flat, kept = id_sequences(
-        padded, eos=eos, pad=pad, include_eos=include_eos, row_lengths=lengths
-    )
-    offsets = np.zeros(counts.shape[0] + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    return id_tokens(flat, kept), offsets
+__all__ = ["cider_d_ids"]
 
 
 def cider_d_ids(
@@ -234,19 +103,14 @@ def cider_d_ids(
     >>> r.scores.tolist(), r.image_scores().tolist()
     ([10.0, 0.0, 10.0], [5.0, 10.0])
     """
-    from .scoring import _check_number
-
-    _check_number("n", n, integer=True)
-    _check_number("sigma", sigma)
-    _check_number("scale", scale)
-    for name, value in (("eos", eos), ("pad", pad)):
-        if name == "pad" and value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"{name} must be an integer id, got {value!r}")
-    frequencies = check_df(df, int(n))
-    cand = _int_array(candidates, "candidates", 2)
-    ref_tokens, offsets = reference_id_tokens(references, eos=eos, pad=pad, include_eos=include_eos)
+    options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer="whitespace")
+    eos = check_id("eos", eos)
+    pad = None if pad is None else check_id("pad", pad)
+    cand = int_array(candidates, "candidates", 2)
+    rows, counts = reference_id_rows(references)
+    ref_tokens, offsets = reference_id_tokens(
+        rows, counts, eos=eos, pad=pad, include_eos=include_eos
+    )
     n_images = offsets.shape[0] - 1
     if image_index is None:
         if cand.shape[0] != n_images:
@@ -256,7 +120,7 @@ def cider_d_ids(
             )
         image = np.arange(n_images, dtype=np.int64)
     else:
-        image = _int_array(image_index, "image_index", 1)
+        image = int_array(image_index, "image_index", 1)
         if image.shape[0] != cand.shape[0]:
             raise ValueError(
                 f"image_index has {image.shape[0]} entries for {cand.shape[0]} candidate rows"
@@ -267,16 +131,16 @@ def cider_d_ids(
                 f"image_index[{bad}] = {int(image[bad])} is not an image (0..{n_images - 1})"
             )
     cand_tokens = id_tokens(*id_sequences(cand, eos=eos, pad=pad, include_eos=include_eos))
-    if frequencies is None:
-        if ref_tokens.hashes.shape[0] == 0:
-            raise ValueError("every reference is empty: nothing to score against")
-        warn_single_image(n_images, None)
-    per_order = score_tokens(
-        ref_tokens, cand_tokens, image, offsets,
-        n=int(n), sigma=float(sigma), df=frequencies, scale=float(scale),
-    )  # fmt: skip
-    tok = f"ids(eos={eos}{',with-eos' if include_eos else ''})"
-    return make_result(
-        per_order, n=int(n), sigma=float(sigma), df=frequencies, tokenizer=tok,
-        scale=float(scale), n_images=n_images, candidate_image=image, ids=None,
-    )  # fmt: skip
+    warn_single_image(n_images, options.df)
+    stats = token_statistics(
+        ref_tokens, cand_tokens, image, offsets, n=options.n, clip=True, df=options.df
+    )
+    return CiderResult.from_per_order(
+        reduce.per_order_values(stats, options.sigma, options.scale),
+        signature=options.signature(
+            n_images, tokenizer=f"ids(eos={eos}{',with-eos' if include_eos else ''})"
+        ),
+        n_images=n_images,
+        image_index=image,
+        df=options.df,
+    )

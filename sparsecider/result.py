@@ -1,12 +1,23 @@
-"""The result object and the signature that makes a number reproducible."""
+"""The result of every scoring function, and the signature that makes it reproducible.
+
+One :class:`CiderResult` type for every backend (in memory, streamed, Dask);
+one :class:`Signature` builder.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-__all__ = ["CiderResult", "make_signature", "with_extra"]
+from . import reduce
+from ._version import __version__
+
+if TYPE_CHECKING:
+    from .frequencies import DocumentFrequencies
+
+__all__ = ["CiderResult", "Signature"]
 
 
 def _fmt(x: float) -> str:
@@ -14,65 +25,110 @@ def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
-def make_signature(
-    metric: str,
-    *,
-    n: int,
-    sigma: float | None,
-    df: str,
-    tokenizer: str,
-    scale: float,
-    version: str,
-    extra: tuple[str, ...] = (),
-) -> str:
-    """``CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0``.
+class Signature(str):
+    """How a number was made: fields, and the familiar ``|``-joined line.
 
-    Fields are always in this order; ``sigma`` appears for CIDEr-D only,
-    ``scale`` only when it differs from the reference's 10, and ``extra``
-    fields (bootstrap settings) before the version.
+    A ``Signature`` *is* a ``str`` (a subclass): it compares equal to, prints
+    as, and serialises to JSON as the line
+    ``CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0``, so
+    code that treats ``result.signature`` as a string keeps working.  Its
+    fields are attributes; :meth:`replace` makes a new signature with some
+    fields changed (never edit the string).
 
-    Parameters
-    ----------
-    metric : str
-        ``"CIDEr-D"`` or ``"CIDEr"``.
-    n : int
-        Highest n-gram order.
-    sigma : float or None
-        Length-penalty width; None for CIDEr.
-    df : str
-        How document frequencies were obtained, e.g. ``corpus(n_images=2)``.
-    tokenizer : str
-        The tokenizer's name (:func:`sparsecider.tokenize.tokenizer_name`).
-    scale : float
-        Final multiplier.
-    version : str
-        The sparsecider version.
-    extra : tuple of str, default ()
-        Further ``name:value`` fields.
-
-    Returns
-    -------
-    str
-        The fields joined by ``|``; numbers in their shortest exact form.
+    Fields, in the order of the line: ``metric``; ``n``; ``sigma`` (CIDEr-D
+    only); ``df`` (how document frequencies were obtained); ``tokenizer``
+    (``tok:``); ``scale`` (only when it differs from the reference's 10);
+    ``bootstrap``, ``seed``, ``ci`` (the settings of a bootstrap interval,
+    when there is one; document frequencies are held fixed while images are
+    resampled); ``version``.
 
     Examples
     --------
-    >>> make_signature("CIDEr-D", n=4, sigma=6.0, df="corpus(n_images=2)", tokenizer="ptb",
-    ...                scale=10.0, version="0.1.0")
+    >>> s = Signature("CIDEr-D", n=4, sigma=6.0, df="corpus(n_images=2)", tokenizer="ptb",
+    ...               version="0.1.0")
+    >>> s
     'CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
-    >>> make_signature("CIDEr", n=2, sigma=None, df="corpus(n_images=5)", tokenizer="whitespace",
-    ...                scale=1.5, version="0.1.0", extra=("seed:0",))
-    'CIDEr|n:2|df:corpus(n_images=5)|tok:whitespace|scale:1.5|seed:0|version:0.1.0'
+    >>> s.metric, s.n, s.sigma, s.tokenizer
+    ('CIDEr-D', 4, 6.0, 'ptb')
+    >>> s.replace(bootstrap=1000, seed=0, ci=0.95)
+    'CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|bootstrap:1000|seed:0|ci:0.95|version:0.1.0'
+    >>> Signature("CIDEr", n=2, df="corpus(n_images=5)", tokenizer="whitespace", scale=1.5,
+    ...           version="0.1.0")
+    'CIDEr|n:2|df:corpus(n_images=5)|tok:whitespace|scale:1.5|version:0.1.0'
     """
-    parts = [metric, f"n:{n}"]
-    if sigma is not None:
-        parts.append(f"sigma:{_fmt(sigma)}")
-    parts += [f"df:{df}", f"tok:{tokenizer}"]
-    if scale != 10.0:
-        parts.append(f"scale:{_fmt(scale)}")
-    parts += list(extra)
-    parts.append(f"version:{version}")
-    return "|".join(parts)
+
+    _FIELDS = ("metric", "n", "sigma", "df", "tokenizer", "scale", "bootstrap", "seed", "ci",
+               "version")  # fmt: skip
+
+    metric: str
+    n: int
+    sigma: float | None
+    df: str
+    tokenizer: str
+    scale: float
+    bootstrap: int | None
+    seed: int | None
+    ci: float | None
+    version: str
+
+    def __new__(
+        cls,
+        metric: str,
+        *,
+        n: int,
+        df: str,
+        tokenizer: str,
+        sigma: float | None = None,
+        scale: float = 10.0,
+        bootstrap: int | None = None,
+        seed: int | None = None,
+        ci: float | None = None,
+        version: str = __version__,
+    ) -> Signature:
+        parts = [metric, f"n:{n}"]
+        if sigma is not None:
+            parts.append(f"sigma:{_fmt(sigma)}")
+        parts += [f"df:{df}", f"tok:{tokenizer}"]
+        if scale != 10.0:
+            parts.append(f"scale:{_fmt(scale)}")
+        if bootstrap is not None:
+            parts += [f"bootstrap:{bootstrap}", f"seed:{seed}", f"ci:{ci:g}"]
+        parts.append(f"version:{version}")
+        self = super().__new__(cls, "|".join(parts))
+        values = (metric, n, sigma, df, tokenizer, scale, bootstrap, seed, ci, version)
+        for name, value in zip(cls._FIELDS, values, strict=True):
+            object.__setattr__(self, name, value)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Signature is immutable; use .replace(...)")
+
+    def fields(self) -> dict:
+        """The fields as a dict (None where a field is absent).
+
+        Examples
+        --------
+        >>> Signature("CIDEr", n=4, df="corpus(n_images=3)", tokenizer="ptb").fields()["df"]
+        'corpus(n_images=3)'
+        """
+        return {name: getattr(self, name) for name in self._FIELDS}
+
+    def replace(self, **changes: object) -> Signature:
+        """A new signature with ``changes`` applied to the fields."""
+        unknown = set(changes) - set(self._FIELDS)
+        if unknown:
+            raise TypeError(f"unknown signature field(s) {sorted(unknown)}; fields: {self._FIELDS}")
+        fields = {**self.fields(), **changes}
+        return Signature(fields.pop("metric"), **fields)
+
+    def __reduce__(self):
+        fields = self.fields()
+        return _signature, (fields,)
+
+
+def _signature(fields: dict) -> Signature:
+    fields = dict(fields)
+    return Signature(fields.pop("metric"), **fields)
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,9 +145,10 @@ class CiderResult:
     per_order : ndarray of float64, shape (n_candidates, n)
         The per-order values before averaging over orders, with the same
         scaling: ``scores == per_order.mean(axis=1)``.
-    signature : str
-        How the number was made, e.g.
-        ``CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0``.
+    signature : Signature
+        How the number was made: a ``str`` such as
+        ``CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0``,
+        with the fields as attributes (see :class:`Signature`).
     n_images : int
         Number of images (documents for the corpus document frequencies).
     image_index : ndarray of int64, shape (n_candidates,)
@@ -100,6 +157,11 @@ class CiderResult:
         The image ids, in output order, when the input was a mapping.
     metric : str
         ``"CIDEr-D"`` or ``"CIDEr"``.
+    df : DocumentFrequencies or None
+        The document frequencies every image was scored with, when they
+        exist as an object: given by the caller, or fitted by a streamed or
+        Dask run; None when the in-memory functions counted them over the
+        references (``df:corpus`` in the signature).
 
     Notes
     -----
@@ -137,11 +199,32 @@ class CiderResult:
     score: float
     scores: np.ndarray
     per_order: np.ndarray
-    signature: str
+    signature: Signature
     n_images: int
     image_index: np.ndarray
     ids: tuple | None = None
     metric: str = field(default="CIDEr-D")
+    df: DocumentFrequencies | None = None
+
+    @classmethod
+    def from_per_order(
+        cls,
+        per_order: np.ndarray,
+        *,
+        signature: Signature,
+        n_images: int,
+        image_index: np.ndarray,
+        ids: tuple | None = None,
+        df: DocumentFrequencies | None = None,
+    ) -> CiderResult:
+        """The result of per-order values (:func:`sparsecider.reduce.per_order_values`):
+        scores are their mean over orders, the score the mean over candidates."""
+        scores = reduce.scores(per_order)
+        return cls(
+            score=reduce.corpus_score(scores), scores=scores, per_order=per_order,
+            signature=signature, n_images=n_images, image_index=image_index, ids=ids,
+            metric=signature.metric, df=df,
+        )  # fmt: skip
 
     def __post_init__(self) -> None:
         for arr in (self.scores, self.per_order, self.image_index):
@@ -186,32 +269,38 @@ class CiderResult:
         count = np.bincount(self.image_index, minlength=self.n_images)
         return total / count
 
+    def to_records(self) -> list[dict]:
+        """One dict per candidate, in output order: ``{"id", "score", "per_order"}``.
+
+        ``id`` is the image id, or the image's position when the input had
+        no ids (aligned lists).
+
+        Examples
+        --------
+        >>> import sparsecider
+        >>> r = sparsecider.cider_d({"x": "a dog runs fast", "y": "one green tram"},
+        ...                         {"x": ["a dog runs fast"], "y": ["the red bus stops"]})
+        >>> [(row["id"], row["score"]) for row in r.to_records()]
+        [('x', 10.0), ('y', 0.0)]
+        """
+        images = self.image_index.tolist()
+        ids = images if self.ids is None else [self.ids[i] for i in images]
+        return [
+            {"id": i, "score": s, "per_order": p}
+            for i, s, p in zip(ids, self.scores.tolist(), self.per_order.tolist(), strict=True)
+        ]
+
+    def to_pandas(self):
+        """The scores as a pandas ``DataFrame`` with columns ``id`` and
+        ``score`` (one row per candidate); needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("to_pandas() needs pandas: pip install pandas") from None
+        return pd.DataFrame({"id": [row["id"] for row in self.to_records()], "score": self.scores})
+
     def __str__(self) -> str:
         return f"{self.metric} = {self.score:.4f} | {self.signature}"
 
     def __float__(self) -> float:
         return self.score
-
-
-def with_extra(signature: str, *fields: str) -> str:
-    """Insert fields (e.g. bootstrap settings) just before ``version:``.
-
-    Parameters
-    ----------
-    signature : str
-        A signature from :func:`make_signature`.
-    *fields : str
-        ``name:value`` fields to add, in order.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> with_extra("CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0",
-    ...            "bootstrap:1000", "seed:0")
-    'CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|bootstrap:1000|seed:0|version:0.1.0'
-    """
-    head, sep, version = signature.rpartition("|version:")
-    return "|".join([head, *fields]) + sep + version

@@ -19,7 +19,7 @@ the returned scores.  The results are bit-identical to the in-memory
 ``n_jobs``: columns follow n-gram key order in every chunk, so each sum adds
 the same terms in the same order, and PTB tokenization of a chunk reads ahead
 into the next captions exactly as the whole sequence would
-(:func:`sparsecider.tokenize.tokenize_slice`).
+(:func:`sparsecider.tokenizers.tokenize_slice`).
 
 Records
 -------
@@ -58,35 +58,29 @@ Examples
 
 from __future__ import annotations
 
-import gzip
+import functools
 import json
 import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .files import atomic_write
+from ._checks import check_int
+from ._stages import no_reference_words
+from ._validate import check_n_jobs, check_options, warn_single_image
+from .chunks import Chunk, chunks, fit_chunk, score_chunk
+from .corpus import Record, check_record, unique_ids
 from .frequencies import DocumentFrequencies, merge_all
-from .inputs import _candidate_list, _reference_list
+from .io.records import as_record, read_jsonl
+from .io.text import atomic_write
 from .result import CiderResult
-from .scoring import (
-    _check_number,
-    _no_reference_words,
-    check_options,
-    make_result,
-    resolve_n_jobs,
-    score_tokens,
-    warn_single_image,
-)
-from .tokenize import TokenizerLike, lookahead_captions, resolve_tokenizer, tokenize_slice
-from .tokenize import tokenizer_name as _tokenizer_name
+from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 
-__all__ = ["cider", "cider_d", "fit_df", "read_jsonl"]
+__all__ = ["cider", "cider_d", "fit_df", "read_jsonl"]  # read_jsonl: sparsecider.io.records
 
 DEFAULT_CHUNK_SIZE = 20_000
 
@@ -94,118 +88,6 @@ Records = str | os.PathLike | Sequence[str | os.PathLike] | Sequence[Mapping] | 
 
 
 # ---- records -----------------------------------------------------------------------
-
-
-@dataclass(slots=True, eq=False)
-class Record:
-    """One checked record: ``single`` when the candidate was a bare string."""
-
-    id: str | int
-    candidates: list[str]
-    references: list[str]
-    single: bool
-
-
-def read_jsonl(
-    paths: str | os.PathLike | Sequence[str | os.PathLike],
-) -> Iterator[tuple[str, dict]]:
-    """``(where, record)`` for every non-blank line of JSON-lines files, lazily.
-
-    ``where`` is ``"file:line"``.  ``.gz`` files are decompressed; text must
-    be UTF-8.  Lines are split on ``\\n`` only, so any other line separator
-    inside a caption stays in the caption.
-
-    Raises
-    ------
-    ValueError
-        A missing or unreadable file, a line that is not JSON, or one that
-        is not a JSON object.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path = pathlib.Path(tmp) / "val.jsonl"
-    ...     _ = path.write_text('{"id": 1}\\n\\n{"id": 2, "candidate": "a\\u2028dog"}\\n')
-    ...     rows = [(where.split("/")[-1], r) for where, r in read_jsonl(path)]
-    >>> rows
-    [('val.jsonl:1', {'id': 1}), ('val.jsonl:3', {'id': 2, 'candidate': 'a\\u2028dog'})]
-    """
-    if isinstance(paths, str | os.PathLike):
-        paths = [paths]
-    for path in paths:
-        name = os.fspath(path)
-        opener = gzip.open if name.endswith(".gz") else open
-        try:
-            f = opener(name, "rb")
-        except FileNotFoundError:
-            raise ValueError(f"{name}: no such file") from None
-        except OSError as err:
-            raise ValueError(f"{name}: cannot read it ({err})") from None
-        with f:
-            lines = iter(f)  # binary: split on b"\n" only
-            lineno = 0
-            while True:
-                try:
-                    raw = next(lines, None)
-                except (OSError, EOFError) as err:
-                    raise ValueError(f"{name}:{lineno + 1}: cannot read it ({err})") from None
-                if raw is None:
-                    break
-                lineno += 1
-                try:
-                    line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
-                except UnicodeDecodeError as err:
-                    where = f"{name}:{lineno}"
-                    raise ValueError(f"{where}: not UTF-8 text ({err.reason})") from None
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise ValueError(f"{name}:{lineno}: malformed JSON ({err.msg})") from None
-                if not isinstance(row, dict):
-                    raise ValueError(
-                        f"{name}:{lineno}: expected a JSON object with 'id', 'candidate' and "
-                        f"'references', got {type(row).__name__}"
-                    )
-                yield f"{name}:{lineno}", row
-
-
-def check_record(row: object, where: str) -> Record:
-    """Validate one record (see the module docstring); errors name ``where`` and the id."""
-    if type(row) is dict:  # the common case, checked with C-level passes
-        image_id, candidate, refs = row.get("id"), row.get("candidate"), row.get("references")
-        if (
-            type(image_id) in (str, int)
-            and type(candidate) is str
-            and type(refs) is list
-            and refs
-            and set(map(type, refs)) == {str}
-        ):
-            return Record(image_id, [candidate], refs, True)
-    if not isinstance(row, Mapping):
-        raise TypeError(
-            f"{where}: a record must be a dict with 'id', 'candidate' and 'references', "
-            f"got {type(row).__name__}"
-        )
-    missing = [k for k in ("id", "candidate", "references") if k not in row]
-    if missing:
-        raise ValueError(f"{where}: the record has no {' or '.join(map(repr, missing))}")
-    image_id = row["id"]
-    if isinstance(image_id, bool) or not isinstance(image_id, str | int | np.integer):
-        raise TypeError(f"{where}: 'id' must be a string or an integer, got {image_id!r:.60}")
-    if isinstance(image_id, np.integer):
-        image_id = int(image_id)
-    at = f"{where} (id {image_id!r})"
-    candidate = row["candidate"]
-    single = isinstance(candidate, str)
-    return Record(
-        image_id,
-        _candidate_list(candidate, f"{at}: 'candidate'"),
-        _reference_list(row["references"], f"{at}: 'references'"),
-        single,
-    )
 
 
 class _Source:
@@ -263,73 +145,7 @@ class _Source:
             self._once = None
         else:
             raise RuntimeError("records is a one-shot iterator and was already read")
-        return (check_record(row, where) for where, row in rows)
-
-
-@dataclass(eq=False)
-class _Chunk:
-    records: list[Record]
-    ref_ahead: list[str]  # captions after the chunk that the PTB lexer may read
-    cand_ahead: list[str]
-
-    def references(self) -> tuple[list[str], np.ndarray]:
-        flat = [r for rec in self.records for r in rec.references]
-        offsets = np.zeros(len(self.records) + 1, dtype=np.int64)
-        np.cumsum([len(rec.references) for rec in self.records], out=offsets[1:])
-        return flat, offsets
-
-    def candidates(self) -> tuple[list[str], np.ndarray]:
-        flat = [c for rec in self.records for c in rec.candidates]
-        n_cands = [len(rec.candidates) for rec in self.records]
-        return flat, np.repeat(np.arange(len(self.records), dtype=np.int64), n_cands)
-
-    def per_record(self, scores: np.ndarray) -> Iterator[tuple[Record, float | list[float]]]:
-        """Each record with its score (a list of scores for a list of candidates)."""
-        values = scores.tolist()
-        pos = 0
-        for rec in self.records:
-            k = len(rec.candidates)
-            yield rec, values[pos] if rec.single else values[pos : pos + k]
-            pos += k
-
-
-def _chunks(records: Iterator[Record], size: int, lookahead: bool) -> Iterator[_Chunk]:
-    """Consecutive chunks of ``size`` records, with the following captions
-    each chunk's PTB tokenization may look into (read ahead, kept buffered);
-    ids are checked for uniqueness on the way."""
-    buffer: deque[Record] = deque()
-    seen: set = set()
-
-    def pull() -> Record | None:
-        try:
-            rec = next(records)
-        except StopIteration:
-            return None
-        if rec.id in seen:
-            raise ValueError(f"duplicate id {rec.id!r}: every record needs its own id")
-        seen.add(rec.id)
-        return rec
-
-    def ahead() -> Iterator[Record]:
-        yield from list(buffer)
-        while (rec := pull()) is not None:
-            buffer.append(rec)
-            yield rec
-
-    while True:
-        chunk = []
-        while len(chunk) < size:
-            rec = buffer.popleft() if buffer else pull()
-            if rec is None:
-                break
-            chunk.append(rec)
-        if not chunk:
-            return
-        ref_ahead = cand_ahead = []
-        if lookahead:
-            ref_ahead = lookahead_captions(r for rec in ahead() for r in rec.references)
-            cand_ahead = lookahead_captions(c for rec in ahead() for c in rec.candidates)
-        yield _Chunk(chunk, ref_ahead, cand_ahead)
+        return unique_ids(check_record(as_record(row), where) for where, row in rows)
 
 
 def _ordered_map(
@@ -381,16 +197,8 @@ class _MergeStack:
         return merge_all([df for _, df in self._stack])
 
 
-def _fit_chunk(chunk: _Chunk, *, n: int, tokenizer: TokenizerLike) -> DocumentFrequencies:
-    flat, offsets = chunk.references()
-    tokens = tokenize_slice(flat, tokenizer, chunk.ref_ahead)
-    return DocumentFrequencies.from_tokens(
-        tokens, offsets, n=n, tokenizer=_tokenizer_name(tokenizer)
-    )
-
-
 def _fit(
-    source: _Source, *, n: int, tokenizer: TokenizerLike, chunk_size: int,
+    source: _Source, *, n: int, tokenizer: Tokenizer, chunk_size: int,
     pool: ThreadPoolExecutor | None, in_flight: int, progress: bool,
 ) -> DocumentFrequencies:  # fmt: skip
     """Fit chunk by chunk; each thread merges its own partials (so merging
@@ -401,16 +209,16 @@ def _fit(
     stacks: list[_MergeStack] = []
     lock = threading.Lock()
 
-    def fit(chunk: _Chunk) -> None:
+    def fit(chunk: Chunk) -> None:
         stack = getattr(local, "stack", None)
         if stack is None:
             stack = local.stack = _MergeStack()
             with lock:
                 stacks.append(stack)
-        stack.push(_fit_chunk(chunk, n=n, tokenizer=tokenizer))
+        stack.push(fit_chunk(chunk, n=n, tokenizer=tokenizer))
 
-    chunks = _chunks(source.open(), chunk_size, tokenizer == "ptb")
-    for _ in _progress(_ordered_map(pool, fit, chunks, in_flight), progress, "df"):
+    parts = chunks(source.open(), chunk_size, tokenizer.lookahead)
+    for _ in _progress(_ordered_map(pool, fit, parts, in_flight), progress, "df"):
         pass
     total = merge_all([t for t in (stack.total() for stack in stacks) if t is not None])
     if total is None:
@@ -424,7 +232,7 @@ def fit_df(
     n: int = 4,
     tokenizer: TokenizerLike = "ptb",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    n_jobs: int | None = 1,
+    n_jobs: int | None = -1,
     progress: bool = False,
 ) -> DocumentFrequencies:
     """Document frequencies of the references of ``records``, in one streaming pass.
@@ -442,8 +250,9 @@ def fit_df(
     tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
     chunk_size : int, default 20000
         Images per chunk.
-    n_jobs : int or None, default 1
-        Threads fitting chunks side by side (-1: one per CPU).
+    n_jobs : int or None, default -1
+        Threads fitting chunks side by side: -1 one per CPU (as everywhere
+        in sparsecider), None or 1 a single thread.
     progress : bool, default False
         A tqdm progress bar (``pip install 'sparsecider[progress]'``).
 
@@ -463,14 +272,14 @@ def fit_df(
     >>> df.n_images
     5
     """
-    _check_number("n", n, integer=True)
-    _check_number("chunk_size", chunk_size, integer=True)
-    resolve_tokenizer(tokenizer)
-    jobs = resolve_n_jobs(n_jobs)
+    n = check_int("n", n)
+    chunk_size = check_int("chunk_size", chunk_size)
+    resolved = get_tokenizer(tokenizer)
+    jobs = check_n_jobs(n_jobs)
     source = _Source(records)
     with _pool(jobs) as pool:
         return _fit(
-            source, n=int(n), tokenizer=tokenizer, chunk_size=int(chunk_size), pool=pool,
+            source, n=n, tokenizer=resolved, chunk_size=chunk_size, pool=pool,
             in_flight=jobs + 1, progress=progress,
         )  # fmt: skip
 
@@ -492,21 +301,7 @@ class _pool:
 # ---- pass 2: scores -----------------------------------------------------------------
 
 
-def _score_chunk(
-    chunk: _Chunk, *, df: DocumentFrequencies, n: int, sigma: float | None,
-    tokenizer: TokenizerLike, scale: float,
-) -> tuple[_Chunk, np.ndarray]:  # fmt: skip
-    refs, offsets = chunk.references()
-    cands, cand_image = chunk.candidates()
-    per_order = score_tokens(
-        tokenize_slice(refs, tokenizer, chunk.ref_ahead),
-        tokenize_slice(cands, tokenizer, chunk.cand_ahead),
-        cand_image, offsets, n=n, sigma=sigma, df=df, scale=scale,
-    )  # fmt: skip
-    return chunk, per_order
-
-
-def _write_lines(f, chunk: _Chunk, per_order: np.ndarray) -> None:
+def _write_lines(f, chunk: Chunk, per_order: np.ndarray) -> None:
     lines = [
         json.dumps({"id": rec.id, "score" if rec.single else "scores": value})
         for rec, value in chunk.per_record(per_order.mean(axis=1))
@@ -519,46 +314,41 @@ def _score_stream(
     scale: float, chunk_size: int, n_jobs: int | None, output: str | os.PathLike | None,
     progress: bool,
 ) -> CiderResult:  # fmt: skip
-    n, sigma, scale, given = check_options(
-        n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer
-    )
-    _check_number("chunk_size", chunk_size, integer=True)
-    jobs = resolve_n_jobs(n_jobs)
+    options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer)
+    chunk_size = check_int("chunk_size", chunk_size)
+    jobs = check_n_jobs(n_jobs)
     source = _Source(records)
-    if given is None and not source.reusable:
+    if options.df is None and not source.reusable:
         raise TypeError(
             "records is a one-shot iterator, but df='corpus' reads the records twice "
             "(document frequencies, then scores); pass a JSON-lines path, a list, or a "
             "function returning a fresh iterator, or a precomputed df "
             "(sparsecider.stream.fit_df or DocumentFrequencies.load)"
         )
-    chunk_size = int(chunk_size)
     with _pool(jobs) as pool:
-        if given is None:
+        if options.df is None:
             frequencies = _fit(
-                source, n=n, tokenizer=tokenizer, chunk_size=chunk_size, pool=pool,
-                in_flight=jobs + 1, progress=progress,
+                source, n=options.n, tokenizer=options.tokenizer, chunk_size=chunk_size,
+                pool=pool, in_flight=jobs + 1, progress=progress,
             )  # fmt: skip
             if len(frequencies) == 0:
-                raise _no_reference_words()
+                raise no_reference_words()
         else:
-            frequencies = given
-        score = lambda c: _score_chunk(  # noqa: E731
-            c, df=frequencies, n=n, sigma=sigma, tokenizer=tokenizer, scale=scale
-        )
-        chunks = _chunks(source.open(), chunk_size, tokenizer == "ptb")
-        scored = _progress(_ordered_map(pool, score, chunks, jobs + 1), progress, "scores")
-        parts: list[np.ndarray] = []
+            frequencies = options.df
+        parts = chunks(source.open(), chunk_size, options.tokenizer.lookahead)
+        score = functools.partial(score_chunk, options=options, df=frequencies)
+        scored = _progress(_ordered_map(pool, score, parts, jobs + 1), progress, "scores")
+        per_order: list[np.ndarray] = []
         ids: list = []
         n_cands: list[int] = []
 
         def consume(f=None) -> None:
-            for chunk, per_order in scored:
-                parts.append(per_order)
+            for chunk, values in scored:
+                per_order.append(values)
                 ids.extend(rec.id for rec in chunk.records)
                 n_cands.extend(len(rec.candidates) for rec in chunk.records)
                 if f is not None:
-                    _write_lines(f, chunk, per_order)
+                    _write_lines(f, chunk, values)
 
         if output is None:
             consume()
@@ -569,16 +359,18 @@ def _score_stream(
                     consume(f)
 
             atomic_write(os.fspath(output), write)
-    if not parts:
+    if not per_order:
         raise ValueError("records is empty: there are no images to score")
     n_images = len(ids)
-    warn_single_image(n_images, given)
-    return make_result(
-        np.concatenate(parts), n=n, sigma=sigma, df=given, tokenizer=_tokenizer_name(tokenizer),
-        scale=scale, n_images=n_images,
-        candidate_image=np.repeat(np.arange(n_images, dtype=np.int64), n_cands),
+    warn_single_image(n_images, options.df)
+    return CiderResult.from_per_order(
+        np.concatenate(per_order),
+        signature=options.signature(n_images),
+        n_images=n_images,
+        image_index=np.repeat(np.arange(n_images, dtype=np.int64), n_cands),
         ids=tuple(ids),
-    )  # fmt: skip
+        df=frequencies,
+    )
 
 
 def cider_d(
@@ -590,7 +382,7 @@ def cider_d(
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    n_jobs: int | None = 1,
+    n_jobs: int | None = -1,
     output: str | os.PathLike | None = None,
     progress: bool = False,
 ) -> CiderResult:
@@ -608,8 +400,10 @@ def cider_d(
         A :class:`~sparsecider.DocumentFrequencies`: one pass only.
     chunk_size : int, default 20000
         Images per chunk; memory grows with ``chunk_size * n_jobs``.
-    n_jobs : int or None, default 1
-        Threads scoring chunks side by side (-1: one per CPU).
+    n_jobs : int or None, default -1
+        Threads scoring chunks side by side: -1 one per CPU (as everywhere
+        in sparsecider), None or 1 a single thread; memory grows with
+        ``chunk_size * n_jobs``.
     output : path, optional
         Write one JSON line per image as chunks finish: ``{"id": ..., "score":
         ...}`` (or ``"scores": [...]`` for a list of candidates), in input
@@ -656,7 +450,7 @@ def cider(
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    n_jobs: int | None = 1,
+    n_jobs: int | None = -1,
     output: str | os.PathLike | None = None,
     progress: bool = False,
 ) -> CiderResult:

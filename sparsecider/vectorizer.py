@@ -3,51 +3,25 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .entries import count_columns
+from . import reduce
+from ._checks import check_real
+from ._kernels.hashing import ngram_keys
+from ._kernels.weights import idf
+from ._validate import Options, check_options
+from .api import score_corpus
+from .corpus import Corpus, as_corpus, caption_list, documents
+from .engine import statistics
 from .frequencies import DocumentFrequencies
-from .hashing import ngram_keys
-from .pairs import all_pairs_dot, length_penalty, row_norms
 from .result import CiderResult
-from .scoring import cider, cider_d
-from .tokenize import TokenizerLike, resolve_tokenizer, tokenize
-from .weights import idf
+from .tokenizers import TokenizerLike, tokenize
 
 __all__ = ["CiderVectorizer"]
-
-
-def _captions(X: object, name: str = "X") -> list[str]:
-    """A flat list of caption strings, checked item by item."""
-    if isinstance(X, str) or not isinstance(X, Sequence | np.ndarray):
-        raise TypeError(
-            f"{name} must be a list of caption strings, got {type(X).__name__}; "
-            "wrap a single caption as [caption]"
-        )
-    out = list(X)
-    for i, item in enumerate(out):
-        if not isinstance(item, str):
-            raise TypeError(f"{name}[{i}] must be a string, got {type(item).__name__}")
-    return out
-
-
-def _documents(X: object) -> list[list[str]]:
-    """Training documents: a list of reference lists (one per image), or a
-    list of strings (each its own document)."""
-    if isinstance(X, str) or not isinstance(X, Sequence | np.ndarray):
-        raise TypeError(
-            "fit takes a list of reference lists (one per image) or a list of captions, "
-            f"got {type(X).__name__}"
-        )
-    docs = list(X)
-    if docs and all(isinstance(d, str) for d in docs):
-        return [[d] for d in docs]
-    return docs
 
 
 class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
@@ -72,7 +46,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         Columns per order in :meth:`transform`'s output (``n * n_features``
         in all).  An n-gram of order k goes to column
         ``(k - 1) * n_features + key % n_features``, where ``key`` is its
-        64-bit hash (:mod:`sparsecider.hashing`): the same on every process
+        64-bit hash (:mod:`sparsecider._kernels.hashing`): the same on every process
         and machine.  Distinct n-grams of one order share a column with
         probability about ``1 / n_features``; their values then add up (as in
         ``HashingVectorizer``).  Scores never use these columns.
@@ -130,15 +104,8 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         tags.requires_fit = True
         return tags
 
-    def _check_params(self) -> None:
-        if isinstance(self.n, bool) or not isinstance(self.n, numbers.Integral) or self.n < 1:
-            raise ValueError(f"n must be an integer >= 1, got {self.n!r}")
-        if (
-            isinstance(self.sigma, bool)
-            or not isinstance(self.sigma, numbers.Real)
-            or not (np.isfinite(self.sigma) and self.sigma > 0)
-        ):
-            raise ValueError(f"sigma must be a finite number > 0, got {self.sigma!r}")
+    def _check_params(self) -> Options:
+        """Every parameter checked (:mod:`sparsecider._validate`); the scoring options."""
         if self.variant not in ("cider-d", "cider"):
             raise ValueError(f"variant must be 'cider-d' or 'cider', got {self.variant!r}")
         if (
@@ -153,7 +120,14 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             raise TypeError(
                 f"df must be a DocumentFrequencies or None, got {type(self.df).__name__}"
             )
-        resolve_tokenizer(self.tokenizer)
+        if self.variant == "cider":
+            check_real("sigma", self.sigma)  # checked even where unused, as sklearn expects
+        sigma = self.sigma if self.variant == "cider-d" else None
+        return check_options(
+            n=self.n, sigma=sigma, scale=10.0,
+            df="corpus" if getattr(self, "df_", None) is None else self.df_,
+            tokenizer=self.tokenizer,
+        )  # fmt: skip
 
     def fit(self, X, y=None) -> CiderVectorizer:
         """Learn document frequencies from ``X``: a list of reference lists
@@ -188,14 +162,16 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         >>> vec.fit(["a dog runs", "the dog runs", "a red bus"]).df_.n_images  # 3 documents
         3
         """
-        self._check_params()
+        if hasattr(self, "df_"):
+            del self.df_
+        options = self._check_params()
         if self.df is not None:
-            if self.df.n < self.n:
-                raise ValueError(f"df was fitted for n={self.df.n}; it cannot serve n={self.n}")
+            if self.df.n < options.n:
+                raise ValueError(f"df was fitted for n={self.df.n}; it cannot serve n={options.n}")
             self.df_ = self.df
         else:
             self.df_ = DocumentFrequencies.from_references(
-                _documents(X), n=int(self.n), tokenizer=self.tokenizer
+                documents(X), n=options.n, tokenizer=options.tokenizer
             )
         return self
 
@@ -238,11 +214,11 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         True
         """
         check_is_fitted(self, "df_")
-        self._check_params()
-        captions = _captions(X)
-        tokens = tokenize(captions, self.tokenizer)
+        options = self._check_params()
+        captions = caption_list(X, "X")
+        tokens = tokenize(captions, options.tokenizer)
         blocks = []
-        for k, (keys, indptr) in enumerate(ngram_keys(tokens.hashes, tokens.lengths, int(self.n))):
+        for k, (keys, indptr) in enumerate(ngram_keys(tokens.hashes, tokens.lengths, options.n)):
             weights = idf(self.df_.lookup(keys, k + 1), self.df_.n_images)
             cols = (keys % np.uint64(self.n_features)).astype(np.int64)
             block = sp.csr_matrix(
@@ -272,9 +248,9 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         ['1gram_0', '1gram_1', '1gram_2', '2gram_0', '2gram_1', '2gram_2']
         """
         check_is_fitted(self, "df_")
-        self._check_params()
+        options = self._check_params()
         buckets = np.arange(int(self.n_features)).astype(str).astype(object)
-        return np.concatenate([f"{k}gram_" + buckets for k in range(1, int(self.n) + 1)])
+        return np.concatenate([f"{k}gram_" + buckets for k in range(1, options.n + 1)])
 
     def fit_transform(self, X, y=None) -> sp.csr_matrix:
         """Fit on ``X``, then transform its captions (all references, flattened).
@@ -304,7 +280,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         (3, 4096)
         """
         self.fit(X, y)
-        return self.transform([c for doc in _documents(X) for c in doc])
+        return self.transform([c for doc in documents(X) for c in doc])
 
     # ---- exact scores ------------------------------------------------------------
 
@@ -341,14 +317,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         [10.0, 0.0]
         """
         check_is_fitted(self, "df_")
-        if self.variant == "cider":
-            return cider(
-                candidates, references, n=int(self.n), df=self.df_, tokenizer=self.tokenizer
-            )
-        return cider_d(
-            candidates, references, n=int(self.n), sigma=float(self.sigma), df=self.df_,
-            tokenizer=self.tokenizer,
-        )  # fmt: skip
+        return score_corpus(as_corpus(candidates, references), self._check_params())
 
     def similarity(self, captions_a, captions_b, *, scale: float = 10.0) -> np.ndarray:
         """CIDEr-D (or CIDEr) of every caption of ``a`` against every caption of ``b``.
@@ -388,34 +357,25 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         [[10.0, 0.0], [0.0, 10.0]]
         """
         check_is_fitted(self, "df_")
-        a, b = _captions(captions_a, "captions_a"), _captions(captions_b, "captions_b")
-        ta, tb = tokenize(a, self.tokenizer), tokenize(b, self.tokenizer)
-        clip = self.variant == "cider-d"
-        total = np.zeros((len(a), len(b)))
-        pairs = zip(
-            ngram_keys(ta.hashes, ta.lengths, int(self.n)),
-            ngram_keys(tb.hashes, tb.lengths, int(self.n)),
-            strict=True,
+        options = self._check_params()
+        a, b = caption_list(captions_a, "captions_a"), caption_list(captions_b, "captions_b")
+        scale = check_real("scale", scale)
+        if not a or not b:
+            return np.zeros((len(a), len(b)))
+        # one image whose candidates are a and whose references are b: the
+        # engine's pairs are then every (a[i], b[j]), candidate-major
+        corpus = Corpus(
+            candidates=a,
+            candidate_image=np.zeros(len(a), dtype=np.int64),
+            references=b,
+            reference_offsets=np.array([0, len(b)], dtype=np.int64),
+            ids=None,
         )
-        for k, ((keys_a, ptr_a), (keys_b, ptr_b)) in enumerate(pairs):
-            # one column space for both sides: rows of a, then rows of b
-            counts, column_keys = count_columns(
-                np.concatenate((keys_a, keys_b)), np.concatenate((ptr_a, ptr_b[1:] + ptr_a[-1]))
-            )
-            both = counts.tocsr()
-            ma, mb = both[: len(a)], both[len(a) :]
-            w = idf(self.df_.lookup(column_keys, k + 1), self.df_.n_images)
-            dot = all_pairs_dot(ma, mb, w, clip=clip)
-            na = row_norms(ma.multiply(w[None, :]).tocsr())
-            nb = row_norms(mb.multiply(w[None, :]).tocsr())
-            norms = np.outer(na, nb)
-            np.divide(dot, norms, out=dot, where=norms != 0)
-            total += dot
-        if clip:
-            la = np.maximum(ta.lengths - 1, 0)
-            lb = np.maximum(tb.lengths - 1, 0)
-            total *= length_penalty(la[:, None] - lb[None, :], float(self.sigma))
-        return total * (scale / int(self.n))
+        stats = statistics(
+            corpus, n=options.n, clip=options.clip, tokenizer=options.tokenizer, df=options.df
+        )
+        values = reduce.pair_values(stats, options.sigma).sum(axis=0)
+        return (values * (scale / options.n)).reshape(len(a), len(b))
 
 
 def _sparse_interface(matrix: sp.csr_matrix):

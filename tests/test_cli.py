@@ -125,7 +125,10 @@ def test_bootstrap_text_and_signature(files, capsys):
                         "--seed", "3", "--format", "text")  # fmt: skip
     assert code == 0
     assert out.startswith("CIDEr-D = ") and "(95% CI " in out
-    assert "|bootstrap:200|seed:3|ci:0.95|df:fixed|version:" in out
+    # bootstrap settings are signature fields; df appears once (it was also
+    # appended as "df:fixed" before the Signature object existed)
+    assert "|bootstrap:200|seed:3|ci:0.95|version:" in out
+    assert out.count("df:") == 1
 
 
 def test_paired_systems(files, capsys):

@@ -165,14 +165,16 @@ def test_result_is_read_only_and_prints_a_summary():
 def test_scoring_without_candidates_leaves_the_callers_tokens_alone():
     # the counting sorts in place the arrays it owns; with no candidates the
     # slot-ordered tokens must still be a copy of the references' hashes
-    from sparsecider.scoring import score_tokens
-    from sparsecider.tokenize import tokenize
+    from sparsecider import reduce
+    from sparsecider.engine import token_statistics
+    from sparsecider.tokenizers import tokenize
 
     refs = tokenize(["b a", "c a"], "whitespace")
     before = refs.hashes.copy()
-    out = score_tokens(
+    stats = token_statistics(
         refs, tokenize([], "whitespace"), np.zeros(0, dtype=np.int64), np.array([0, 1, 2]),
-        n=2, sigma=6.0, df=None, scale=10.0,
+        n=2, clip=True, df=None,
     )  # fmt: skip
+    out = reduce.per_order_values(stats, 6.0, 10.0)
     assert out.shape == (0, 2)
     assert (refs.hashes == before).all()

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 
 import sparsecider
 from sparsecider import DocumentFrequencies
-from sparsecider.frequencies import lookup_sorted
+from sparsecider._kernels.lookup import lookup_sorted
 
 from .test_properties import corpora
 

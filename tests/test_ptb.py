@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import sparsecider
 from sparsecider.compat import COCOEvalCap, PTBTokenizer
-from sparsecider.ptb import _exact_tokenize, ptb_tokenize
+from sparsecider.tokenizers.ptb import _exact_tokenize, ptb_tokenize
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sparsecider.stats import approximate_randomization, bootstrap_ci, paired_bootstrap
+from sparsecider.significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 
 
 def test_no_variation_no_uncertainty():

@@ -20,8 +20,8 @@ import pytest
 
 import sparsecider
 from sparsecider import stream
-from sparsecider.ptb import ptb_tokenize
-from sparsecider.tokenize import tokenize, tokenize_slice
+from sparsecider.tokenizers import tokenize, tokenize_slice
+from sparsecider.tokenizers.ptb import ptb_tokenize
 
 WORDS = "a an the dog cat man woman bus red blue runs sits on in with of park street".split()
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sparsecider.entries import count_columns
-from sparsecider.hashing import SCHEME, ngram_keys
-from sparsecider.tokenize import (
+from sparsecider._kernels.counts import count_columns
+from sparsecider._kernels.hashing import SCHEME, ngram_keys
+from sparsecider.tokenizers.whitespace import (
     _IS_SPACE,
     _SPACE_LIMIT,
     _word_bytes,
@@ -30,7 +30,7 @@ def splitmix(z: int) -> int:
 
 
 def token_hash(token: str) -> int:
-    """The scheme of sparsecider.hashing's docstring, in plain Python integers."""
+    """The scheme of sparsecider._kernels.hashing's docstring, in plain Python integers."""
     data = token.encode("utf-8", "surrogatepass")
     h = len(data) * G & M64
     for j in range(0, len(data), 8):

@@ -1,4 +1,8 @@
-"""Reading caption files for the command line, detected by content.
+"""Caption files: the one model (:class:`Captions`) and its readers.
+
+The command line (``sparsecider score``, ``df fit``) and the drop-in
+``compat.COCOEvalCap`` read files through this module, with the same checks
+and messages; JSON lines follow the one schema of :mod:`sparsecider.io.records`.
 
 Formats (``fmt="auto"`` detects them; a name forces one):
 
@@ -7,8 +11,10 @@ Formats (``fmt="auto"`` detects them; a name forces one):
     references, or a COCO results file (``[{"image_id", "caption"}]``) for
     candidates.
 ``jsonl``
-    JSON lines: ``{"id" or "image_id": ..., "caption": ...}`` (several lines
-    per image for references), or ``{"id": ..., "references": [...]}``.
+    JSON lines (:mod:`sparsecider.io.records`): ``{"id" or "image_id": ...,
+    "caption" or "candidate": ...}`` (several lines per image for
+    references), or ``{"id": ..., "references": [...]}``; records with all
+    three fields serve as both.
 ``text``
     One caption per line, images aligned by line number.  References: several
     aligned files (one reference each), or one file with the references of an
@@ -22,39 +28,29 @@ a :class:`CaptionFileError` whose message names the file and the line or id.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
-import sys
-import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
-from .inputs import describe_keys
+from .._checks import describe_keys
+from .records import as_record, jsonl_rows
+from .text import CaptionFileError, atomic_write, read_text
 
 __all__ = [
+    "FORMATS",
     "CaptionFileError",
     "Captions",
+    "align",
     "atomic_write",
+    "load_annotations",
+    "load_results",
     "read_candidates",
     "read_references",
+    "read_text",
 ]
 
 FORMATS = ("auto", "coco", "jsonl", "text")
-
-
-class CaptionFileError(ValueError):
-    """A caption file cannot be used; the message says where and why.
-
-    A subclass of ``ValueError``.
-
-    Examples
-    --------
-    >>> read_references([])
-    Traceback (most recent call last):
-    ...
-    sparsecider.files.CaptionFileError: no references given (-r FILE)
-    """
 
 
 @dataclass
@@ -99,104 +95,31 @@ class Captions:
         """
         return self.kind == "text"
 
+    # pycocotools' COCO interface, as far as caption evaluation uses it
 
-def read_text(path: str) -> str:
-    """A file's text (``-``: stdin; ``.gz``: decompressed), strictly UTF-8.
+    def getImgIds(self) -> list:
+        """The image ids, in order (as pycocotools' ``COCO.getImgIds()``).
 
-    Parameters
-    ----------
-    path : str
-        A file name, or ``-`` for standard input.
+        Examples
+        --------
+        >>> Captions(["b", "a"], [[], ["a dog"]], "coco-annotations", "x").getImgIds()
+        ['b', 'a']
+        """
+        return list(self.ids)
 
-    Returns
-    -------
-    str
-        The decoded text (a leading byte order mark removed).
+    @property
+    def imgToAnns(self) -> dict:
+        """Image id -> ``[{"image_id", "caption"}, ...]`` (as pycocotools' ``COCO``).
 
-    Raises
-    ------
-    CaptionFileError
-        No such file, a directory, unreadable, or not UTF-8 (naming the line).
-
-    Examples
-    --------
-    >>> import gzip, os, tempfile
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path = os.path.join(tmp, "caps.txt.gz")
-    ...     with gzip.open(path, "wt", encoding="utf-8") as f:
-    ...         _ = f.write("a dog\\nthe dog\\n")
-    ...     read_text(path)
-    'a dog\\nthe dog\\n'
-    """
-    name = "<stdin>" if path == "-" else path
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
-            if path.endswith(".gz"):
-                data = gzip.decompress(data)
-    except FileNotFoundError:
-        raise CaptionFileError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise CaptionFileError(f"{name}: is a directory, not a caption file") from None
-    except (OSError, EOFError) as err:
-        raise CaptionFileError(f"{name}: cannot read it ({err})") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise CaptionFileError(
-            f"{name}:{line}: not UTF-8 text (byte {data[err.start : err.start + 1]!r} at offset "
-            f"{err.start}); convert the file to UTF-8"
-        ) from None
-
-
-def atomic_write(path: str, write) -> None:
-    """``write(temporary_path)`` in the target's folder, renamed when complete:
-    an error leaves no partial output.
-
-    Parameters
-    ----------
-    path : str
-        The output file; replaced only when ``write`` returns.
-    write : callable
-        Called with the temporary file's ``pathlib.Path``; writes the output there.
-
-    Raises
-    ------
-    Exception
-        Whatever ``write`` raises, after the temporary file is removed.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> def broken(tmp_path):
-    ...     tmp_path.write_text("half")
-    ...     raise RuntimeError("interrupted")
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     out = os.path.join(folder, "scores.txt")
-    ...     atomic_write(out, lambda tmp_path: tmp_path.write_text("6.5\\n"))
-    ...     try:
-    ...         atomic_write(out, broken)
-    ...     except RuntimeError:
-    ...         pass
-    ...     print(repr(open(out).read()), os.listdir(folder))  # the first output, intact
-    '6.5\\n' ['scores.txt']
-    """
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        write(Path(tmp))
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual mode
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        Examples
+        --------
+        >>> Captions([1, 2], [["a dog"], []], "coco-annotations", "x").imgToAnns
+        {1: [{'image_id': 1, 'caption': 'a dog'}], 2: []}
+        """
+        return {
+            i: [{"image_id": i, "caption": c} for c in caps]
+            for i, caps in zip(self.ids, self.captions, strict=True)
+        }
 
 
 def _lines(text: str) -> list[str]:
@@ -235,30 +158,22 @@ def _caption(value: object, where: str) -> str:
 
 
 def _id_of(row: dict, where: str) -> object:
-    for key in ("image_id", "id"):
-        if key in row:
-            value = row[key]
-            if isinstance(value, list | dict):
-                raise CaptionFileError(f"{where}: '{key}' must be a string or a number")
-            return value
-    raise CaptionFileError(f"{where}: no 'image_id' or 'id'")
+    """The image id of a row whose aliases are mapped (:func:`as_record`)."""
+    if "id" not in row:
+        raise CaptionFileError(f"{where}: no 'image_id' or 'id'")
+    value = row["id"]
+    if isinstance(value, list | dict):
+        raise CaptionFileError(f"{where}: 'id' must be a string or a number")
+    return value
 
 
 def _jsonl_rows(text: str, name: str) -> list[tuple[int, dict]]:
-    rows = []
-    for lineno, line in enumerate(_lines(text), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise CaptionFileError(
-                f"{name}:{lineno}:{err.colno}: malformed JSON line ({err.msg})"
-            ) from None
-        if not isinstance(row, dict):
-            raise CaptionFileError(f"{name}:{lineno}: each line must be a JSON object")
-        rows.append((lineno, row))
-    return rows
+    """The rows of JSON-lines text (see :mod:`sparsecider.io.records`), aliases mapped."""
+    try:
+        lines = [line.encode("utf-8", "surrogatepass") for line in text.split("\n")]
+        return [(lineno, as_record(row)) for _, lineno, row in jsonl_rows(lines, name)]
+    except ValueError as err:
+        raise CaptionFileError(str(err)) from None
 
 
 def read_references(paths: list[str], fmt: str = "auto") -> Captions:
@@ -333,8 +248,8 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
                 if not isinstance(refs, list) or not refs:
                     raise CaptionFileError(f"{where}: 'references' must be a non-empty list")
                 grouped.setdefault(image, []).extend(_caption(r, where) for r in refs)
-            elif "caption" in row:
-                grouped.setdefault(image, []).append(_caption(row["caption"], where))
+            elif "candidate" in row:  # a caption line: one reference
+                grouped.setdefault(image, []).append(_caption(row["candidate"], where))
             else:
                 raise CaptionFileError(f"{where}: no 'caption' or 'references'")
         return Captions(list(grouped), list(grouped.values()), "jsonl", name)
@@ -343,21 +258,42 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
             f"{name}: references in JSON must be a COCO annotation file with 'images' and "
             "'annotations' (or use JSON lines)"
         )
-    grouped = {}
-    for k, img in enumerate(data["images"]):
-        if not isinstance(img, dict) or "id" not in img:
+    return _annotations(data, name, allow_empty=False)
+
+
+def _caption_of(value: object, where: str, allow_empty: bool) -> str:
+    if allow_empty and isinstance(value, str):
+        return value
+    return _caption(value, where)
+
+
+def _annotations(data: Mapping, name: str, *, allow_empty: bool) -> Captions:
+    """A parsed COCO annotation file as :class:`Captions`, images in file order."""
+    images, annotations = data["images"], data["annotations"]
+    if not isinstance(images, list) or not isinstance(annotations, list):
+        raise CaptionFileError(f"{name}: 'images' and 'annotations' must be lists")
+    grouped: dict = {}
+    for k, img in enumerate(images):
+        if not isinstance(img, Mapping) or "id" not in img:
             raise CaptionFileError(f"{name}: images[{k}] has no 'id'")
-        grouped[img["id"]] = []
-    for k, ann in enumerate(data["annotations"]):
+        grouped[_hashable(img["id"], f"{name}: images[{k}]")] = []
+    for k, ann in enumerate(annotations):
         where = f"{name}: annotations[{k}]"
-        if not isinstance(ann, dict) or "image_id" not in ann:
+        if not isinstance(ann, Mapping) or "image_id" not in ann:
             raise CaptionFileError(f"{where} has no 'image_id'")
-        if ann["image_id"] not in grouped:
-            raise CaptionFileError(f"{where} names image {ann['image_id']!r}, absent from 'images'")
-        grouped[ann["image_id"]].append(
-            _caption(ann.get("caption"), f"{where} (image {ann['image_id']!r})")
+        image = ann["image_id"]
+        if _hashable(image, where) not in grouped:
+            raise CaptionFileError(f"{where} names image {image!r}, absent from 'images'")
+        grouped[image].append(
+            _caption_of(ann.get("caption"), f"{where} (image {image!r})", allow_empty)
         )
     return Captions(list(grouped), list(grouped.values()), "coco-annotations", name)
+
+
+def _hashable(value: object, where: str) -> object:
+    if isinstance(value, list | dict):
+        raise CaptionFileError(f"{where}: an image id must be a string or a number")
+    return value
 
 
 def read_candidates(path: str, fmt: str = "auto") -> Captions:
@@ -405,20 +341,11 @@ def read_candidates(path: str, fmt: str = "auto") -> Captions:
         rows = [(f"{name}:{lineno}", row) for lineno, row in _jsonl_rows(text, name)]
         result_kind = "jsonl"
     else:
-        if isinstance(data, dict) and "annotations" in data:
-            data = data["annotations"]
-        if not isinstance(data, list):
-            raise CaptionFileError(
-                f"{name}: a results file is a JSON list of {{'image_id', 'caption'}} objects"
-            )
-        rows = []
-        for k, row in enumerate(data):
-            if not isinstance(row, dict):
-                raise CaptionFileError(f"{name}: entry {k} is not an object")
-            rows.append((f"{name}: entry {k}", row))
+        rows = _result_rows(data, name)
         result_kind = "coco-results"
     ids, captions, seen = [], [], {}
     for where, row in rows:
+        row = as_record(row)
         image = _id_of(row, where)
         if image in seen:
             raise CaptionFileError(
@@ -426,10 +353,10 @@ def read_candidates(path: str, fmt: str = "auto") -> Captions:
                 "give one caption per image"
             )
         seen[image] = where
-        if "caption" not in row:
-            raise CaptionFileError(f"{where}: no 'caption'")
+        if "candidate" not in row:
+            raise CaptionFileError(f"{where}: no 'caption' or 'candidate'")
         ids.append(image)
-        captions.append([_caption(row["caption"], f"{where} (image {image!r})")])
+        captions.append([_caption(row["candidate"], f"{where} (image {image!r})")])
     return Captions(ids, captions, result_kind, name)
 
 
@@ -491,3 +418,151 @@ def align(
             f"{describe_keys(empty)}"
         )
     return ids, [cand_of[i][0] for i in ids], [ref_of[i] for i in ids], len(unscored)
+
+
+def _result_rows(data: object, name: str) -> list[tuple[str, dict]]:
+    """``(where, row)`` of a parsed COCO results file, each row with an image id."""
+    if isinstance(data, Mapping) and "annotations" in data:
+        data = data["annotations"]
+    if not isinstance(data, list):
+        raise CaptionFileError(
+            f"{name}: a results file is a JSON list of {{'image_id', 'caption'}} objects"
+        )
+    rows = []
+    for k, row in enumerate(data):
+        if not isinstance(row, Mapping):
+            raise CaptionFileError(f"{name}: entry {k} is not an object")
+        rows.append((f"{name}: entry {k}", as_record(dict(row))))
+    return rows
+
+
+# ---- COCO objects for compat.COCOEvalCap -----------------------------------------------
+
+
+def _read_json(obj: object, what: str) -> tuple[object, str]:
+    """A parsed JSON document from a path (read as the command line reads
+    files), or the object itself."""
+    if isinstance(obj, str | os.PathLike):
+        name = os.fspath(obj)
+        text = read_text(name)
+        try:
+            return json.loads(text), name
+        except json.JSONDecodeError as err:
+            raise CaptionFileError(
+                f"{name}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})"
+            ) from None
+    return obj, f"the {what}"
+
+
+def _is_coco(obj: object) -> bool:
+    return hasattr(obj, "imgToAnns") and hasattr(obj, "getImgIds")
+
+
+def load_annotations(obj: object) -> Captions:
+    """A COCO annotation file (``{"images": [...], "annotations": [...]}``).
+
+    Parameters
+    ----------
+    obj : str, os.PathLike, dict, Captions or pycocotools ``COCO``
+        A path (read as the command line reads files: strict UTF-8, ``.gz``
+        decompressed), the parsed dict, or an object already loaded
+        (returned as is).
+
+    Returns
+    -------
+    Captions
+        Images in the order of the file's ``images`` list, each with its
+        captions (empty ones kept, as the reference keeps them; images
+        without any keep an empty list).
+
+    Raises
+    ------
+    CaptionFileError
+        No ``images`` or ``annotations``, an image without ``id``, malformed
+        JSON, an annotation naming an unknown image or without a string
+        caption; or the file cannot be read.
+
+    Examples
+    --------
+    >>> data = {
+    ...     "images": [{"id": 1}, {"id": 2}],
+    ...     "annotations": [
+    ...         {"id": 10, "image_id": 1, "caption": "a dog"},
+    ...         {"id": 11, "image_id": 1, "caption": "the dog"},
+    ...     ],
+    ... }
+    >>> anns = load_annotations(data)
+    >>> anns.getImgIds()
+    [1, 2]
+    >>> [a["caption"] for a in anns.imgToAnns[1]], anns.imgToAnns[2]
+    (['a dog', 'the dog'], [])
+    >>> load_annotations(anns) is anns
+    True
+    """
+    if _is_coco(obj):
+        return obj  # type: ignore[return-value]
+    data, source = _read_json(obj, "annotation")
+    if not isinstance(data, Mapping) or "annotations" not in data or "images" not in data:
+        raise CaptionFileError(f"{source}: a COCO annotation file needs 'images' and 'annotations'")
+    return _annotations(data, source, allow_empty=True)
+
+
+def load_results(obj: object, annotations: Captions) -> Captions:
+    """A COCO results file (``[{"image_id", "caption"}, ...]``) for ``annotations``.
+
+    Images follow the annotation file's order, restricted to those with
+    results (as pycocotools' ``loadRes``).  A result for an image absent from
+    the annotations is an error listing the ids.
+
+    Parameters
+    ----------
+    obj : str, os.PathLike, list, dict, Captions or pycocotools ``COCO``
+        The results: a path, the parsed list, a dict holding it under
+        ``annotations``, or an object already loaded (returned as is).
+    annotations : Captions or pycocotools ``COCO``
+        The annotations the results are for (from :func:`load_annotations`).
+
+    Returns
+    -------
+    Captions
+        The images that have results, in the annotations' order.
+
+    Raises
+    ------
+    CaptionFileError
+        Not a list, an entry without ``image_id`` or a string ``caption``, a
+        result for an image the annotations do not have; or the file cannot
+        be read.
+
+    Examples
+    --------
+    >>> anns = load_annotations({"images": [{"id": 1}, {"id": 2}, {"id": 3}], "annotations": []})
+    >>> res = load_results(
+    ...     [{"image_id": 3, "caption": "a cat"}, {"image_id": 1, "caption": "a dog"}], anns
+    ... )
+    >>> res.getImgIds()
+    [1, 3]
+    >>> load_results([{"image_id": 4, "caption": "a bus"}], anns)
+    Traceback (most recent call last):
+    ...
+    sparsecider.io.text.CaptionFileError: the results: 1 result image id(s) are not in the ...: [4]
+    """
+    if _is_coco(obj):
+        return obj  # type: ignore[return-value]
+    data, source = _read_json(obj, "results")
+    grouped: dict = {}
+    for where, row in _result_rows(data, source):
+        image = _hashable(_id_of(row, where), where)
+        if "candidate" not in row:
+            raise CaptionFileError(f"{where}: no 'caption'")
+        caption = _caption_of(row["candidate"], f"{where} (image {image!r})", allow_empty=True)
+        grouped.setdefault(image, []).append(caption)
+    known = set(annotations.getImgIds())
+    unknown = [i for i in grouped if i not in known]
+    if unknown:
+        raise CaptionFileError(
+            f"{source}: {len(unknown)} result image id(s) are not in the annotations: "
+            f"{describe_keys(unknown)}"
+        )
+    order = [i for i in annotations.getImgIds() if i in grouped]
+    return Captions(order, [grouped[i] for i in order], "coco-results", source)

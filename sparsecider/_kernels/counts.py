@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._arrays import BLOCK, blocks, exclusive_cumsum, ranges
-from .tokenize import Tokens
+from .arrays import BLOCK, blocks, exclusive_cumsum, ranges
+from .tokens import Tokens
 
 __all__ = ["Layout", "count_columns", "image_runs", "layout", "slot_tokens"]
 
@@ -41,7 +41,7 @@ class Layout:
     slot_is_candidate : ndarray of bool, shape (n_slots,)
     slot_pair_base : ndarray of int64, shape (n_slots,)
         For a candidate slot, the index of its first pair (pairs are grouped
-        by candidate, see :func:`sparsecider.pairs.candidate_reference_pairs`);
+        by candidate, see :func:`sparsecider._kernels.pairs.candidate_reference_pairs`);
         for a reference slot, its position among its image's references.
         The pair of candidate slot a and reference slot b is
         ``slot_pair_base[a] + slot_pair_base[b]``.
@@ -115,8 +115,8 @@ def slot_tokens(references: Tokens, candidates: Tokens, slots: Layout) -> Tokens
 
     Examples
     --------
-    >>> from sparsecider.tokenize import tokenize
-    >>> refs, cands = tokenize(["r0", "r1 r1"]), tokenize(["c0"])
+    >>> from sparsecider.tokenizers import tokenize
+    >>> refs, cands = tokenize(["r0", "r1 r1"], "whitespace"), tokenize(["c0"], "whitespace")
     >>> merged = slot_tokens(refs, cands, layout(np.array([0]), np.array([0, 2])))
     >>> merged.lengths.tolist(), bool(merged.hashes[-1] == cands.hashes[0])
     ([1, 2, 1], True)

@@ -19,10 +19,10 @@ def image_document_frequency(
     """Per column, the number of distinct images among its reference entries.
 
     Preconditions: ``counts`` is a CSC count matrix of
-    :func:`sparsecider.entries.count_columns` whose rows (slots) are grouped
+    :func:`sparsecider._kernels.counts.count_columns` whose rows (slots) are grouped
     by image, references before candidates within an image; ``runs`` marks
     where each (column, image) run of entries starts
-    (:func:`sparsecider.entries.image_runs`); ``candidate`` marks the entries
+    (:func:`sparsecider._kernels.counts.image_runs`); ``candidate`` marks the entries
     of candidate rows (None: there are none), which do not count.  A run
     holds a reference exactly when its first entry is one, so the document
     frequency is the number of such run starts per column.  Cost: one
@@ -37,7 +37,7 @@ def image_document_frequency(
     Image 0 has slots 0 (a reference holding keys 4, 9) and 1 (its candidate,
     holding 9); image 1 has slot 2 (a reference holding 4):
 
-    >>> from sparsecider.entries import count_columns, image_runs
+    >>> from sparsecider._kernels.counts import count_columns, image_runs
     >>> counts, _ = count_columns(np.array([4, 9, 9, 4], dtype=np.uint64), np.array([0, 2, 3, 4]))
     >>> image, candidate = np.array([0, 0, 1]), np.array([False, True, False])
     >>> runs = image_runs(counts, image)

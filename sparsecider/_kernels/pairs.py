@@ -2,12 +2,9 @@
 
 Every candidate is compared with every reference of its image.  Per order,
 the scorer joins, inside each column of the count matrix
-(:mod:`.entries`), each candidate entry with the reference entries of its
+(:mod:`.counts`), each candidate entry with the reference entries of its
 own image (:func:`column_pair_dots`), so the whole corpus is a handful of
-array passes and one weighted ``bincount``.  The CSR helpers at the end
-(:func:`row_norms`, :func:`all_pairs_dot`) serve
-:class:`sparsecider.CiderVectorizer`, which compares every row of one matrix
-with every row of another.
+array passes and one weighted ``bincount``.
 """
 
 from __future__ import annotations
@@ -15,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ._arrays import ranges
+from .arrays import ranges
 
 __all__ = [
     "candidate_reference_pairs",
@@ -90,10 +87,10 @@ def column_pair_dots(
     (CIDEr): ``sum_g c_g * r_g``.
 
     Preconditions: ``weighted`` is a tf-idf CSC matrix of
-    :func:`sparsecider.entries.count_columns` over slots laid out by
-    :func:`sparsecider.entries.layout`: within a column, the rows of one
+    :func:`sparsecider._kernels.counts.count_columns` over slots laid out by
+    :func:`sparsecider._kernels.counts.layout`: within a column, the rows of one
     image are adjacent, references first.  ``runs`` marks where each
-    (column, image) run starts (:func:`sparsecider.entries.image_runs`),
+    (column, image) run starts (:func:`sparsecider._kernels.counts.image_runs`),
     ``candidate`` the entries of candidate rows, and ``slot_pair_base`` is
     the layout's.  So each candidate entry meets the reference entries of its
     own image just before it, in its run; the pairs are generated with
@@ -111,7 +108,7 @@ def column_pair_dots(
     One image: reference 0 holds n-grams 1 and 2, reference 1 holds 2, the
     candidate holds 1 twice and 2 once (weights left at 1):
 
-    >>> from sparsecider.entries import count_columns, image_runs, layout
+    >>> from sparsecider._kernels.counts import count_columns, image_runs, layout
     >>> s = layout(np.array([0]), np.array([0, 2]))
     >>> keys = np.array([1, 2, 2, 1, 1, 2], dtype=np.uint64)
     >>> counts, _ = count_columns(keys, np.array([0, 2, 3, 6]))
@@ -146,38 +143,3 @@ def column_pair_dots(
         terms = data[cand_of_term] * ref_value
     pair = slot_pair_base[rows[cand_of_term]] + slot_pair_base[rows[ref_of_term]]
     return sum_by(pair, terms, n_pairs)
-
-
-def row_norms(matrix: sp.csr_matrix) -> np.ndarray:
-    """Euclidean norm of each row of a CSR matrix, shape (n_rows,)."""
-    squares = matrix.copy()
-    squares.data **= 2
-    return np.sqrt(np.asarray(squares.sum(axis=1)).ravel())
-
-
-def all_pairs_dot(
-    a: sp.csr_matrix, b: sp.csr_matrix, weights: np.ndarray, *, clip: bool
-) -> np.ndarray:
-    """``sum_g w_g^2 * min(a_g, b_g) * b_g`` (clip) or ``sum_g w_g^2 a_g b_g`` for all row pairs.
-
-    Preconditions: ``a`` and ``b`` hold raw integer counts over the same
-    columns, ``weights`` (the idf, >= 0) one per column.  For integer counts
-    ``min(x, y) = sum_{t >= 1} [x >= t][y >= t]``, so the clipped sum is a
-    handful of sparse products, one per count level t up to the largest count
-    in ``a``.  Cost: O(max count) sparse matrix products.
-
-    Returns
-    -------
-    ndarray of float64, shape (a.shape[0], b.shape[0])
-    """
-    w2 = weights * weights
-    b_weighted = b.multiply(w2[None, :]).tocsr()  # y * w^2
-    if not clip:
-        return np.asarray((a @ b_weighted.T).todense())
-    out = np.zeros((a.shape[0], b.shape[0]))
-    top = int(a.data.max(initial=0))
-    for t in range(1, top + 1):
-        a_t = (a >= t).astype(np.float64)
-        b_t = b_weighted.multiply(b >= t).tocsr()
-        out += np.asarray((a_t @ b_t.T).todense())
-    return out

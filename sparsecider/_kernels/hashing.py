@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arrays import BLOCK, blocks
+from .arrays import BLOCK, blocks
 
 __all__ = [
     "SCHEME",

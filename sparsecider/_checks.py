@@ -1,0 +1,101 @@
+"""The primitive checks and the one message style every validation uses.
+
+The exception policy of the whole package: a value of the wrong *type* is a
+``TypeError``, a value of the right type out of range a ``ValueError``; each
+message names the argument (or the item: ``references[17]``,
+``records.jsonl:12``), the value received and what is expected.  These are
+the bricks; :mod:`sparsecider._validate` checks the options of the public
+functions with them, :mod:`sparsecider.corpus` the captions.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+
+__all__ = ["check_int", "check_real", "describe_keys", "int_array", "type_name"]
+
+
+def type_name(x: object) -> str:
+    """``type(x).__name__``, for messages."""
+    return type(x).__name__
+
+
+def describe_keys(keys: Sequence[Hashable], limit: int = 5) -> str:
+    """``[1, 2, 3] and 7 more``: a short listing of offending keys.
+
+    Examples
+    --------
+    >>> describe_keys(list(range(8)))
+    '[0, 1, 2, 3, 4] and 3 more'
+    """
+    shown = ", ".join(repr(k) for k in list(keys)[:limit])
+    more = len(keys) - limit
+    return f"[{shown}]" + (f" and {more} more" if more > 0 else "")
+
+
+def check_int(name: str, value: object, *, minimum: int = 1) -> int:
+    """An integer (not a bool) >= ``minimum``, as a Python ``int``.
+
+    Examples
+    --------
+    >>> check_int("n", np.int64(4))
+    4
+    >>> check_int("n", "4")
+    Traceback (most recent call last):
+    ...
+    TypeError: n must be an integer, got str '4'
+    >>> check_int("n", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be >= 1, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type_name(value)} {value!r:.60}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def check_real(name: str, value: object) -> float:
+    """A finite real number > 0 (not a bool), as a Python ``float``.
+
+    Examples
+    --------
+    >>> check_real("sigma", 6)
+    6.0
+    >>> check_real("sigma", float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma must be a finite number > 0, got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type_name(value)} {value!r:.60}")
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0, got {value}")
+    return float(value)
+
+
+def int_array(value: object, where: str, ndim: int) -> np.ndarray:
+    """``value`` as an int64 array of ``ndim`` dimensions (token ids, indices).
+
+    Examples
+    --------
+    >>> int_array([[1, 2]], "candidates", 2).dtype
+    dtype('int64')
+    >>> int_array([1.5], "image_index", 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: image_index must hold integer token ids, got dtype float64
+    """
+    try:
+        arr = np.asarray(value)
+    except Exception as err:  # objects whose __array__ fails
+        raise TypeError(f"{where} could not be read as an integer array ({err})") from None
+    if arr.ndim != ndim:
+        raise ValueError(f"{where} must be a {ndim}-D integer array, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"{where} must hold integer token ids, got dtype {arr.dtype}")
+    return arr.astype(np.int64, copy=False)

@@ -1,0 +1,13 @@
+"""The kernel layer: pure functions over numpy arrays and CSR/CSC matrices.
+
+No state, no validation: preconditions are stated in each docstring and the
+checked layers above (:mod:`sparsecider._validate`, :mod:`sparsecider.corpus`)
+guarantee them.  One module per arrow of the data flow::
+
+    tokens (token hashes, tokens.py) -> n-gram keys (hashing.py)
+    -> per-order count matrices (counts.py) -> document frequencies (docfreq.py)
+    -> tf-idf (weights.py) -> pair dot products and norms (pairs.py)
+
+plus sorted-table lookups and merges (lookup.py) and blocked array helpers
+(arrays.py).
+"""

@@ -1,0 +1,108 @@
+"""Sorted key tables: merging them, and looking keys up in them.
+
+Document frequencies are stored as strictly increasing uint64 n-gram keys
+with a count each.  These kernels merge such tables (summing the counts of
+equal keys) and add a table's counts to the positions of matching query
+keys, by a two-run merge (:func:`lookup_sorted`, for two tables of similar
+size) or through a bucket index on the keys' top bits (:func:`lookup_buckets`,
+for few queries against a large table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = ["bucket_index", "lookup_buckets", "lookup_sorted", "merge_sorted"]
+
+
+def merge_sorted(
+    keys: Sequence[np.ndarray], counts: Sequence[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Union of several strictly increasing key arrays, with the counts of equal keys summed.
+
+    A stable sort of the concatenation finds the sorted runs and merges them
+    (timsort), so the cost is O(total log number-of-arrays), not a full sort.
+    """
+    both = np.concatenate(keys)
+    order = np.argsort(both, kind="stable")
+    both = both[order]
+    summed = np.concatenate(counts).astype(np.uint64)[order]
+    if both.shape[0] == 0:
+        return both, summed
+    starts = np.flatnonzero(np.concatenate(([True], both[1:] != both[:-1])))
+    return both[starts], np.add.reduceat(summed, starts)
+
+
+def lookup_sorted(
+    table: np.ndarray, counts: np.ndarray, keys: np.ndarray, out: np.ndarray
+) -> np.ndarray:
+    """Add ``counts[j]`` to ``out[i]`` wherever ``keys[i] == table[j]``.
+
+    Preconditions: ``table`` and ``keys`` strictly increasing (the columns
+    of two :func:`sparsecider._kernels.counts.count_columns`), ``out`` as long as
+    ``keys``.  The two are merged by a stable sort of their concatenation
+    (numpy's timsort merges the two sorted runs in one pass, several times
+    cheaper than a binary search per key); a key present in both then
+    follows its table entry directly.  Cost: O(len(table) + len(keys)).
+
+    Examples
+    --------
+    >>> table = np.array([2, 5, 9], dtype=np.uint64)
+    >>> keys = np.array([1, 5, 9, 12], dtype=np.uint64)
+    >>> lookup_sorted(table, np.array([10.0, 20.0, 30.0]), keys, np.zeros(4)).tolist()
+    [0.0, 20.0, 30.0, 0.0]
+    """
+    if table.size == 0 or keys.size == 0:
+        return out
+    both = np.concatenate((table, keys))
+    order = np.argsort(both, kind="stable")
+    merged = both[order]
+    pair = np.flatnonzero(merged[1:] == merged[:-1])  # (table entry, key)
+    out[order[pair + 1] - table.shape[0]] += counts[order[pair]]
+    return out
+
+
+def bucket_index(table: np.ndarray) -> np.ndarray:
+    """Where each bucket of a sorted key table starts, for :func:`lookup_buckets`.
+
+    Keys are hashes, so their top bits are uniform: with B = bit_length(n) - 1
+    top bits as the bucket, buckets hold about 2 keys each.  ``out[b]`` is
+    the position of the first key whose top B bits are >= b; shape
+    (2**B + 1,).  Cost: one ``bincount`` over the table.
+    """
+    bits = max(int(table.shape[0]).bit_length() - 1, 1)
+    bucket = (table >> np.uint64(64 - bits)).astype(np.int64)
+    dtype = np.int32 if table.shape[0] < 2**31 else np.int64
+    index = np.zeros((1 << bits) + 1, dtype=dtype)
+    np.cumsum(np.bincount(bucket, minlength=1 << bits), out=index[1:])
+    return index
+
+
+def lookup_buckets(
+    table: np.ndarray, counts: np.ndarray, index: np.ndarray, keys: np.ndarray, out: np.ndarray
+) -> np.ndarray:
+    """Add ``counts[j]`` to ``out[i]`` wherever ``keys[i] == table[j]``.
+
+    Preconditions: ``table`` strictly increasing and ``index`` its
+    :func:`bucket_index`.  Each key is looked for in its bucket only, one
+    vectorised step per place in the buckets (a handful: they hold about 2
+    keys each), so a lookup costs about two random reads per key instead of
+    a binary search through the whole table.  Cost: O(len(keys)).
+    """
+    bits = int(index.shape[0] - 1).bit_length() - 1
+    bucket = (keys >> np.uint64(64 - bits)).astype(np.int64)
+    position = index[bucket].astype(np.int64)
+    end = index[bucket + 1]
+    active = np.flatnonzero(position < end)
+    while active.shape[0]:
+        at = position[active]
+        stored = table[at]
+        wanted = keys[active]
+        hit = stored == wanted
+        out[active[hit]] += counts[at[hit]]
+        # sorted buckets: go on only while the stored key is still smaller
+        active = active[(stored < wanted) & (at + 1 < end[active])]
+        position[active] += 1
+    return out

@@ -1,0 +1,141 @@
+"""Every option of the public API, checked once, in one message style.
+
+Faces (the functions, the vectorizer, the stream and Dask backends, the
+drop-ins, the command line) call :func:`check_options` (or the single checks
+below) at their boundary and never re-check.  The policy of
+:mod:`sparsecider._checks` holds: ``TypeError`` for a wrong type,
+``ValueError`` for a wrong value, each message naming the argument, the
+value and the fix.  :class:`Options` also builds the result's
+:class:`~sparsecider.result.Signature`: the one place a signature is made.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+import warnings
+from dataclasses import dataclass
+
+from ._checks import check_int, check_real
+from .frequencies import DocumentFrequencies
+from .result import Signature
+from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
+
+__all__ = [
+    "Options",
+    "check_df",
+    "check_n_jobs",
+    "check_options",
+    "warn_single_image",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class Options:
+    """Checked scoring options.
+
+    ``sigma=None`` means plain CIDEr (no clip, no length penalty); ``df=None``
+    means document frequencies from the references being scored.
+    """
+
+    n: int
+    sigma: float | None
+    scale: float
+    tokenizer: Tokenizer
+    df: DocumentFrequencies | None
+
+    @property
+    def metric(self) -> str:
+        return "CIDEr" if self.sigma is None else "CIDEr-D"
+
+    @property
+    def clip(self) -> bool:
+        return self.sigma is not None
+
+    def signature(self, n_images: int, *, tokenizer: str | None = None) -> Signature:
+        """The signature of a run over ``n_images`` images with these options
+        (``tokenizer`` overrides the tokenizer's name, e.g. for token ids)."""
+        return Signature(
+            self.metric,
+            n=self.n,
+            sigma=self.sigma,
+            df=f"corpus(n_images={n_images})" if self.df is None else self.df.describe(),
+            tokenizer=self.tokenizer.name if tokenizer is None else tokenizer,
+            scale=self.scale,
+        )
+
+
+def check_df(df: object, n: int) -> DocumentFrequencies | None:
+    """``None`` for corpus mode, the object for precomputed frequencies; else raise.
+
+    Examples
+    --------
+    >>> check_df("corpus", 4) is None
+    True
+    >>> check_df("coco", 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: df='coco' is not supported; use df='corpus' (document frequencies from ...
+    """
+    if isinstance(df, DocumentFrequencies):
+        if df.n < n:
+            raise ValueError(f"df was fitted for n={df.n}; it cannot score n={n}")
+        return df
+    if isinstance(df, str) and df == "corpus":
+        return None
+    raise ValueError(
+        f"df={df!r:.60} is not supported; use df='corpus' (document frequencies from the "
+        "references being scored) or a sparsecider.DocumentFrequencies (load one with "
+        "DocumentFrequencies.load, or import a legacy pickle with DocumentFrequencies.from_pickle)"
+    )
+
+
+def check_options(
+    *, n: object, sigma: object, scale: object, df: object, tokenizer: TokenizerLike
+) -> Options:
+    """Check the options shared by every scoring entry point, in this order.
+
+    Examples
+    --------
+    >>> o = check_options(n=4, sigma=6, scale=10, df="corpus", tokenizer="ptb")
+    >>> o.n, o.sigma, o.metric, str(o.signature(3))
+    (4, 6.0, 'CIDEr-D', 'CIDEr-D|n:4|sigma:6|df:corpus(n_images=3)|tok:ptb|version:...')
+    """
+    n = check_int("n", n)
+    sigma = None if sigma is None else check_real("sigma", sigma)
+    scale = check_real("scale", scale)
+    frequencies = check_df(df, n)
+    return Options(n, sigma, scale, get_tokenizer(tokenizer), frequencies)
+
+
+def check_n_jobs(n_jobs: object) -> int:
+    """``n_jobs`` as a thread count: None -> 1, -1 -> all CPUs, -2 -> all but one.
+
+    Examples
+    --------
+    >>> check_n_jobs(None), check_n_jobs(3)
+    (1, 3)
+    """
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+        raise ValueError(
+            f"n_jobs must be a non-zero integer or None (-1: all CPUs), got {n_jobs!r}"
+        )
+    if n_jobs > 0:
+        return int(n_jobs)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, (cpus or 1) + 1 + int(n_jobs))
+
+
+def warn_single_image(n_images: int, df: DocumentFrequencies | None) -> None:
+    """Warn that one image with ``df='corpus'`` scores 0 (every idf is log 1 = 0)."""
+    if n_images == 1 and df is None:
+        warnings.warn(
+            "scoring a single image with df='corpus' gives 0: every n-gram of its "
+            "references occurs in all (1) images, so every idf is log(1) - log(1) = 0. "
+            "Use document frequencies from a larger corpus (df=DocumentFrequencies) "
+            "to score few images.",
+            UserWarning,
+            stacklevel=4,
+        )

@@ -1,0 +1,429 @@
+"""``Corpus`` and the one normaliser: every accepted input shape -> the same arrays.
+
+Candidates and references arrive as aligned lists, nested lists (several
+candidates per image), dicts keyed by image id, numpy arrays, or records
+(``{"id", "candidate", "references"}`` from JSON-lines files, Python
+iterables or Dask partitions).  They are checked here, item by item, once,
+and flattened into a :class:`Corpus`; the engine downstream trusts it.
+Nothing is ever dropped, reordered or realigned: output order is input
+order, and any mismatch is an error that names the offending items.
+Integer-id inputs (:func:`sparsecider.cider_d_ids`) are checked by
+:func:`reference_id_rows` and :func:`check_id`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import chain
+
+import numpy as np
+
+from ._checks import describe_keys, int_array, type_name
+
+__all__ = [
+    "Corpus",
+    "Record",
+    "as_corpus",
+    "candidate_list",
+    "caption_list",
+    "check_id",
+    "check_record",
+    "check_references",
+    "corpus_from_records",
+    "documents",
+    "flatten",
+    "reference_id_rows",
+    "reference_list",
+    "unique_ids",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class Corpus:
+    """Candidates and references, flattened and aligned by image.
+
+    Attributes
+    ----------
+    candidates : list of str
+        All candidates, image after image, in input order.
+    candidate_image : ndarray of int64, shape (n_candidates,)
+        Position of each candidate's image (0 .. n_images - 1).
+    references : list of str
+        All references, image after image, in input order.
+    reference_offsets : ndarray of int64, shape (n_images + 1,)
+        ``references[reference_offsets[i]:reference_offsets[i + 1]]`` belong
+        to image i.
+    ids : tuple or None
+        Image ids, when the input was a mapping.
+    """
+
+    candidates: list[str]
+    candidate_image: np.ndarray
+    references: list[str]
+    reference_offsets: np.ndarray
+    ids: tuple | None
+
+    @property
+    def n_images(self) -> int:
+        return int(self.reference_offsets.shape[0] - 1)
+
+
+def _is_sequence(x: object) -> bool:
+    return isinstance(x, Sequence | np.ndarray) and not isinstance(x, str | bytes)
+
+
+def candidate_list(value: object, where: str) -> list[str]:
+    """One image's candidates: a string, or a non-empty sequence of strings."""
+    if isinstance(value, str):
+        return [value]
+    if not _is_sequence(value):
+        raise TypeError(f"{where} must be a string or a list of strings, got {type_name(value)}")
+    items = list(value)
+    if not items:
+        raise ValueError(f"{where} is an empty list; give at least one candidate per image")
+    for j, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"{where}[{j}] must be a string, got {type_name(item)}")
+    return items
+
+
+def reference_list(value: object, where: str) -> list[str]:
+    """One image's references: a non-empty sequence of strings."""
+    if isinstance(value, str):
+        raise TypeError(
+            f"{where} is a string; references must be a list of strings per image "
+            f"(wrap a single reference as [{value[:30]!r}])"
+        )
+    if not _is_sequence(value):
+        raise TypeError(f"{where} must be a list of strings, got {type_name(value)}")
+    items = list(value)
+    if not items:
+        raise ValueError(f"{where} is empty; every candidate needs at least one reference")
+    for j, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"{where}[{j}] must be a string, got {type_name(item)}")
+    return items
+
+
+def caption_list(value: object, name: str) -> list[str]:
+    """A flat list of caption strings, checked item by item.
+
+    Examples
+    --------
+    >>> caption_list("a dog", "X")
+    Traceback (most recent call last):
+    ...
+    TypeError: X must be a list of caption strings, got str; wrap a single caption as [caption]
+    """
+    if isinstance(value, str) or not _is_sequence(value):
+        raise TypeError(
+            f"{name} must be a list of caption strings, got {type_name(value)}; "
+            "wrap a single caption as [caption]"
+        )
+    out = list(value)
+    for i, item in enumerate(out):
+        if not isinstance(item, str):
+            raise TypeError(f"{name}[{i}] must be a string, got {type_name(item)}")
+    return out
+
+
+def documents(value: object) -> list[list[str]]:
+    """Training documents: a list of reference lists (one per image), or a
+    list of strings (each its own document).
+
+    Examples
+    --------
+    >>> documents(["a dog", "a cat"]), documents([["a dog", "the dog"]])
+    ([['a dog'], ['a cat']], [['a dog', 'the dog']])
+    """
+    if isinstance(value, str) or not _is_sequence(value):
+        raise TypeError(
+            "fit takes a list of reference lists (one per image) or a list of captions, "
+            f"got {type_name(value)}"
+        )
+    docs = list(value)
+    if docs and all(isinstance(d, str) for d in docs):
+        return [[d] for d in docs]
+    return docs
+
+
+def _plain_lists(values: list) -> bool:
+    """True when every value is a non-empty list of exact ``str`` (checked with
+    C-level passes); anything else goes through the item-by-item checks,
+    which name the offending item."""
+    if set(map(type, values)) - {list} or not all(map(len, values)):
+        return False
+    return set(map(type, chain.from_iterable(values))) <= {str}
+
+
+def check_references(
+    references: object, name: str = "references"
+) -> tuple[list[list[str]], tuple | None]:
+    """Validate references alone: a sequence of reference lists, or a mapping
+    from image id to reference list.  Returns the lists and the ids (or None)."""
+    if isinstance(references, str | bytes):
+        raise TypeError(
+            f"{name} must be a list of reference lists (one per image) or a dict "
+            f"from image id to a list of references, got {type_name(references)}"
+        )
+    if isinstance(references, Mapping):
+        ids = tuple(references.keys())
+        values = list(references.values())
+        if _plain_lists(values):
+            return values, ids
+        return [reference_list(references[k], f"{name}[{k!r}]") for k in ids], ids
+    if not _is_sequence(references):
+        raise TypeError(
+            f"{name} must be a list of reference lists (one per image) or a dict "
+            f"from image id to a list of references, got {type_name(references)}"
+        )
+    values = list(references)
+    if _plain_lists(values):
+        return values, None
+    return [reference_list(r, f"{name}[{i}]") for i, r in enumerate(values)], None
+
+
+def _reorder_references(ref_lists: list, ref_ids: Sequence, cand_keys: list) -> list:
+    """The reference lists in the candidates' id order; a ValueError naming
+    the ids found on one side only."""
+    ref_keys = set(ref_ids)
+    only_c = [k for k in cand_keys if k not in ref_keys]
+    cand_key_set = set(cand_keys)
+    only_r = [k for k in ref_ids if k not in cand_key_set]
+    if only_c or only_r:
+        parts = []
+        if only_c:
+            parts.append(f"{len(only_c)} id(s) only in candidates: {describe_keys(only_c)}")
+        if only_r:
+            parts.append(f"{len(only_r)} id(s) only in references: {describe_keys(only_r)}")
+        raise ValueError(
+            "candidates and references must have the same image ids; " + "; ".join(parts)
+        )
+    # output follows the candidates' order; references are looked up by id
+    position = {k: i for i, k in enumerate(ref_ids)}
+    return [ref_lists[position[k]] for k in cand_keys]
+
+
+def as_corpus(candidates: object, references: object) -> Corpus:
+    """Validate and flatten candidates and references.
+
+    See :func:`sparsecider.cider_d` for the accepted layouts.
+
+    Raises
+    ------
+    TypeError
+        A bare string where a list is expected, a non-string caption, or a
+        mapping on one side and a sequence on the other.
+    ValueError
+        Different numbers of images, ids present on one side only, or an
+        image with no references or no candidates.
+    """
+    if isinstance(candidates, str | bytes):
+        raise TypeError(
+            f"candidates must be a list of strings (one per image), a list of lists of "
+            f"strings, or a dict from image id to a string, got {type_name(candidates)}; "
+            "wrap a single caption as [caption]"
+        )
+    cand_is_map = isinstance(candidates, Mapping)
+    ref_is_map = isinstance(references, Mapping)
+    if cand_is_map != ref_is_map:
+        raise TypeError(
+            f"candidates is a {type_name(candidates)} but references is a {type_name(references)}; "
+            "pass both as dicts keyed by image id, or both as aligned lists"
+        )
+    if not cand_is_map and not _is_sequence(candidates):
+        raise TypeError(
+            f"candidates must be a list of strings (one per image), a list of lists of "
+            f"strings, or a dict from image id to a string, got {type_name(candidates)}"
+        )
+    ref_lists, ids = check_references(references)
+    if cand_is_map:
+        cand_keys = list(candidates.keys())
+        if cand_keys != list(ids or ()):  # same ids in the same order: nothing to do
+            ref_lists = _reorder_references(ref_lists, ids or (), cand_keys)
+        ids = tuple(cand_keys)
+        values = list(candidates.values())
+        if set(map(type, values)) <= {str}:
+            cand_lists = values  # one caption per image
+        else:
+            cand_lists = [candidate_list(candidates[k], f"candidates[{k!r}]") for k in cand_keys]
+    else:
+        cand_seq = list(candidates)
+        if len(cand_seq) != len(ref_lists):
+            raise ValueError(
+                f"candidates has {len(cand_seq)} images but references has {len(ref_lists)}; "
+                "they must be aligned, one entry per image"
+            )
+        if set(map(type, cand_seq)) <= {str}:
+            cand_lists = cand_seq  # one caption per image
+        else:
+            cand_lists = [candidate_list(c, f"candidates[{i}]") for i, c in enumerate(cand_seq)]
+    if not ref_lists:
+        raise ValueError("there are no images to score: candidates and references are empty")
+
+    return flatten(cand_lists, ref_lists, ids)
+
+
+def flatten(cand_lists: list, ref_lists: list, ids: tuple | None) -> Corpus:
+    """A :class:`Corpus` from checked per-image lists (``cand_lists[i]`` a
+    string or a list of strings, ``ref_lists[i]`` a list of strings)."""
+    n_refs = np.fromiter(map(len, ref_lists), dtype=np.int64, count=len(ref_lists))
+    offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
+    np.cumsum(n_refs, out=offsets[1:])
+    images = np.arange(len(cand_lists), dtype=np.int64)
+    if all(isinstance(c, str) for c in cand_lists[:1]) and set(map(type, cand_lists)) <= {str}:
+        flat_cands, candidate_image = list(cand_lists), images  # one string per image
+    else:
+        n_cands = np.fromiter(
+            (1 if isinstance(c, str) else len(c) for c in cand_lists),
+            dtype=np.int64,
+            count=len(cand_lists),
+        )
+        flat_cands = [c for cs in cand_lists for c in ([cs] if isinstance(cs, str) else cs)]
+        candidate_image = np.repeat(images, n_cands)
+    return Corpus(
+        candidates=flat_cands,
+        candidate_image=candidate_image,
+        references=list(chain.from_iterable(ref_lists)),
+        reference_offsets=offsets,
+        ids=ids,
+    )
+
+
+# ---- records: {"id", "candidate", "references"} ------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class Record:
+    """One checked record: ``single`` when the candidate was a bare string."""
+
+    id: str | int
+    candidates: list[str]
+    references: list[str]
+    single: bool
+
+
+def check_record(row: object, where: str) -> Record:
+    """Validate one record ``{"id", "candidate", "references"}``.
+
+    ``id`` is a string or an integer; ``candidate`` a string or a non-empty
+    list of strings; ``references`` a non-empty list of strings (lists may be
+    numpy arrays, as in dataframe rows).  Errors name ``where`` and the id.
+
+    Examples
+    --------
+    >>> check_record({"id": 3, "candidate": "a dog", "references": ["a dog"]}, "line 1")
+    Record(id=3, candidates=['a dog'], references=['a dog'], single=True)
+    >>> check_record({"id": 3, "candidate": "a dog", "references": []}, "line 1")
+    Traceback (most recent call last):
+    ...
+    ValueError: line 1 (id 3): 'references' is empty; every candidate needs at least one reference
+    """
+    if type(row) is dict:  # the common case, checked with C-level passes
+        image_id, candidate, refs = row.get("id"), row.get("candidate"), row.get("references")
+        if (
+            type(image_id) in (str, int)
+            and type(candidate) is str
+            and type(refs) is list
+            and refs
+            and set(map(type, refs)) == {str}
+        ):
+            return Record(image_id, [candidate], refs, True)
+    if not isinstance(row, Mapping):
+        raise TypeError(
+            f"{where}: a record must be a dict with 'id', 'candidate' and 'references', "
+            f"got {type_name(row)}"
+        )
+    missing = [k for k in ("id", "candidate", "references") if k not in row]
+    if missing:
+        raise ValueError(f"{where}: the record has no {' or '.join(map(repr, missing))}")
+    image_id = row["id"]
+    if isinstance(image_id, bool) or not isinstance(image_id, str | int | np.integer):
+        raise TypeError(f"{where}: 'id' must be a string or an integer, got {image_id!r:.60}")
+    if isinstance(image_id, np.integer):
+        image_id = int(image_id)
+    at = f"{where} (id {image_id!r})"
+    candidate = row["candidate"]
+    single = isinstance(candidate, str)
+    return Record(
+        image_id,
+        [str(c) for c in candidate_list(candidate, f"{at}: 'candidate'")],
+        [str(r) for r in reference_list(row["references"], f"{at}: 'references'")],
+        single,
+    )
+
+
+def unique_ids(records: Iterable[Record]) -> Iterator[Record]:
+    """The records, with a ``ValueError`` at the first id seen twice."""
+    seen: set = set()
+    for rec in records:
+        if rec.id in seen:
+            raise ValueError(f"duplicate id {rec.id!r}: every record needs its own id")
+        seen.add(rec.id)
+        yield rec
+
+
+def corpus_from_records(records: Sequence[Record]) -> Corpus:
+    """A :class:`Corpus` of checked records (ids from the records).
+
+    Examples
+    --------
+    >>> c = corpus_from_records([
+    ...     check_record({"id": "a", "candidate": ["x", "y"], "references": ["x"]}, "r0"),
+    ...     check_record({"id": "b", "candidate": "z", "references": ["z", "w"]}, "r1"),
+    ... ])
+    >>> c.candidates, c.candidate_image.tolist(), c.reference_offsets.tolist(), c.ids
+    (['x', 'y', 'z'], [0, 0, 1], [0, 1, 3], ('a', 'b'))
+    """
+    return flatten(
+        [rec.candidates for rec in records],
+        [rec.references for rec in records],
+        tuple(rec.id for rec in records),
+    )
+
+
+# ---- integer token ids ------------------------------------------------------------------
+
+
+def check_id(name: str, value: object) -> int:
+    """A token id (``eos``, ``pad``): an integer.
+
+    Examples
+    --------
+    >>> check_id("eos", None)
+    Traceback (most recent call last):
+    ...
+    TypeError: eos must be an integer id, got None
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer id, got {value!r}")
+    return int(value)
+
+
+def reference_id_rows(references: object) -> tuple[list[np.ndarray], np.ndarray]:
+    """Each image's reference id sequences as 1-D int64 arrays, and the per-image counts.
+
+    ``references``: one entry per image, a padded 2-D integer array or a
+    list of 1-D integer arrays (or a 3-D array).
+    """
+    if isinstance(references, np.ndarray) and references.ndim == 3:
+        references = list(references)
+    if not isinstance(references, Sequence) or isinstance(references, str):
+        raise TypeError(
+            "references must be a list with one entry per image: a padded 2-D array or a "
+            f"list of 1-D arrays, got {type_name(references)}"
+        )
+    rows: list[np.ndarray] = []
+    counts = np.zeros(len(references), dtype=np.int64)
+    for i, entry in enumerate(references):
+        if isinstance(entry, Sequence) and not isinstance(entry, str | bytes):
+            seqs = [int_array(s, f"references[{i}][{j}]", 1) for j, s in enumerate(entry)]
+        else:
+            seqs = list(int_array(entry, f"references[{i}]", 2))
+        if not seqs:
+            raise ValueError(f"references[{i}] is empty; every image needs at least one reference")
+        counts[i] = len(seqs)
+        rows.extend(seqs)
+    return rows, counts

@@ -1,0 +1,205 @@
+"""The engine: a :class:`~sparsecider.corpus.Corpus` (and document frequencies)
+-> per-order statistics of every candidate-reference pair.
+
+Nothing here makes a score: :mod:`sparsecider.reduce` turns the statistics
+into scores, per-order values and the mean (as sacrebleu separates sufficient
+statistics from the score).  Every face reuses these two steps: the public
+functions, the id rewards, streaming chunks, Dask partitions, the
+vectorizer's ``similarity`` and every variant.
+
+Data flow (one module per arrow)::
+
+    strings -> token hashes       (tokenizers)
+            -> n-gram keys         (_kernels.hashing)
+            -> CSC counts/order    (_kernels.counts)
+            -> document freq.      (_kernels.docfreq, or a DocumentFrequencies)
+            -> tf-idf              (_kernels.weights)
+            -> pair statistics     (_kernels.pairs)   <- here
+            -> scores              (reduce)
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._kernels.tokens import Tokens
+from ._stages import count_order, no_reference_words, order_statistics, prepare
+from ._threads import MIN_SHARD_IMAGES, score_shards, shard_bounds
+from .corpus import Corpus
+from .frequencies import DocumentFrequencies
+from .tokenizers import Tokenizer
+
+__all__ = ["PairStatistics", "no_reference_words", "statistics", "token_statistics"]
+
+
+@dataclass(frozen=True, eq=False)
+class PairStatistics:
+    """Per-order statistics of every (candidate, reference) pair of a corpus.
+
+    Pairs are grouped by candidate (candidates in input order), each
+    candidate's references in input order.
+
+    Attributes
+    ----------
+    dots : ndarray of float64, shape (n, n_pairs)
+        Per order, the pair's dot product of tf-idf vectors: ``sum(min(c, r)
+        * r)`` over shared n-grams when ``clipped`` (CIDEr-D), else
+        ``sum(c * r)``.
+    candidate_norms, reference_norms : ndarray of float64, shape (n, n_pairs)
+        Per order, the Euclidean norms of the candidate's and the reference's
+        tf-idf vectors.
+    length_delta : ndarray of int64, shape (n_pairs,)
+        Candidate length minus reference length, in pycocoevalcap's unit
+        (bigrams: words - 1, or 0 for an empty caption).
+    pair_candidate : ndarray of int64, shape (n_pairs,)
+        The candidate of each pair.
+    candidate_image : ndarray of int64, shape (n_candidates,)
+        The image of each candidate.
+    reference_offsets : ndarray of int64, shape (n_images + 1,)
+        Image i's references are ``reference_offsets[i]:reference_offsets[i + 1]``.
+    n_documents : int
+        The number of documents (images) behind the idf.
+    clipped : bool
+        Whether ``dots`` are clipped.
+    """
+
+    dots: np.ndarray
+    candidate_norms: np.ndarray
+    reference_norms: np.ndarray
+    length_delta: np.ndarray
+    pair_candidate: np.ndarray
+    candidate_image: np.ndarray
+    reference_offsets: np.ndarray
+    n_documents: int
+    clipped: bool
+
+    @property
+    def n(self) -> int:
+        return int(self.dots.shape[0])
+
+    @property
+    def n_candidates(self) -> int:
+        return int(self.candidate_image.shape[0])
+
+    @property
+    def n_images(self) -> int:
+        return int(self.reference_offsets.shape[0] - 1)
+
+
+def _allocate(
+    n: int, n_pairs: int, candidate_image: np.ndarray, reference_offsets: np.ndarray,
+    n_documents: int, clip: bool,
+) -> PairStatistics:  # fmt: skip
+    """Statistics with room for every pair (filled by the stages in place);
+    ``pair_candidate`` and ``length_delta`` are set by the caller."""
+    return PairStatistics(
+        dots=np.empty((n, n_pairs)),
+        candidate_norms=np.empty((n, n_pairs)),
+        reference_norms=np.empty((n, n_pairs)),
+        length_delta=np.empty(n_pairs, dtype=np.int64),
+        pair_candidate=np.empty(n_pairs, dtype=np.int64),
+        candidate_image=candidate_image,
+        reference_offsets=reference_offsets,
+        n_documents=n_documents,
+        clipped=clip,
+    )
+
+
+def _views(stats: PairStatistics, k: int, lo: int, hi: int):
+    return stats.dots[k, lo:hi], stats.candidate_norms[k, lo:hi], stats.reference_norms[k, lo:hi]
+
+
+def token_statistics(
+    ref_tokens: Tokens,
+    cand_tokens: Tokens,
+    candidate_image: np.ndarray,
+    reference_offsets: np.ndarray,
+    *,
+    n: int,
+    clip: bool,
+    df: DocumentFrequencies | None,
+) -> PairStatistics:
+    """Statistics of tokenized, aligned inputs, in the calling thread.
+
+    ``df=None`` counts document frequencies over these references (one
+    document per image); otherwise they come from ``df``.
+
+    Raises
+    ------
+    ValueError
+        ``df=None`` and every reference is empty (:func:`no_reference_words`).
+    """
+    if df is None and ref_tokens.hashes.shape[0] == 0:
+        raise no_reference_words()
+    prepared = prepare(ref_tokens, cand_tokens, candidate_image, reference_offsets, n=n)
+    n_documents = prepared.n_images if df is None else df.n_images
+    n_pairs = prepared.pair_candidate.shape[0]
+    stats = _allocate(n, n_pairs, candidate_image, reference_offsets, n_documents, clip)
+    stats.pair_candidate[:] = prepared.pair_candidate
+    stats.length_delta[:] = prepared.length_delta
+    # one order at a time: count, compute its statistics, release its counts
+    # (an order's statistics need only its own counts), so one order's
+    # count matrix is alive at a time
+    for k in range(n):
+        count_order(prepared, k, local_df=df is None)
+        order = prepared.orders[k]
+        freq = order.local_df if df is None else df.lookup(order.column_keys, k + 1)
+        order_statistics(
+            prepared, k, freq, n_documents, clip=clip, out=_views(stats, k, 0, n_pairs)
+        )
+        prepared.orders[k] = None
+    return stats
+
+
+def statistics(
+    corpus: Corpus,
+    *,
+    n: int,
+    clip: bool,
+    tokenizer: Tokenizer,
+    df: DocumentFrequencies | None,
+    n_jobs: int = 1,
+) -> PairStatistics:
+    """Statistics of a corpus (see :func:`token_statistics`).
+
+    With ``n_jobs > 1`` the images are cut into up to that many contiguous
+    shards of at least ``MIN_SHARD_IMAGES`` images, scored by a pool of as
+    many threads (:func:`sparsecider._threads.score_shards`).  Columns follow
+    key order in every shard, so every sum adds the same terms in the same
+    order: the statistics are bit-identical to ``n_jobs=1``.
+    """
+    # no shard below MIN_SHARD_IMAGES: a many-core machine does not split a
+    # small corpus into slivers (the df merge grows with the square of the shards)
+    n_shards = max(1, min(n_jobs, corpus.n_images // MIN_SHARD_IMAGES))
+    bounds = shard_bounds(corpus.reference_offsets, n_shards)
+    if n_shards > 1 and len(bounds) > 1:
+        n_documents = corpus.n_images if df is None else df.n_images
+        refs_per_candidate = np.diff(corpus.reference_offsets)[corpus.candidate_image]
+        pair_end = np.cumsum(refs_per_candidate)
+        n_pairs = int(pair_end[-1]) if pair_end.size else 0
+        stats = _allocate(
+            n, n_pairs, corpus.candidate_image, corpus.reference_offsets, n_documents, clip
+        )
+        # shard s owns the pairs of its candidates: a contiguous range
+        first = np.searchsorted(corpus.candidate_image, [start for start, _ in bounds])
+        pair_start = [*np.concatenate(([0], pair_end))[first].tolist(), n_pairs]
+        pair_ranges = list(itertools.pairwise(pair_start))
+        shards = score_shards(
+            corpus, bounds, n=n, clip=clip, tokenizer=tokenizer, df=df,
+            out=lambda s, k: _views(stats, k, *pair_ranges[s]),
+        )  # fmt: skip
+        for s, (lo, hi) in enumerate(pair_ranges):
+            stats.pair_candidate[lo:hi] = shards[s].pair_candidate + int(first[s])
+            stats.length_delta[lo:hi] = shards[s].length_delta
+        return stats
+    ref_tokens = tokenizer.split(corpus.references)
+    if df is None and ref_tokens.hashes.shape[0] == 0:
+        raise no_reference_words()
+    cand_tokens = tokenizer.split(corpus.candidates)
+    return token_statistics(
+        ref_tokens, cand_tokens, corpus.candidate_image, corpus.reference_offsets,
+        n=n, clip=clip, df=df,
+    )  # fmt: skip

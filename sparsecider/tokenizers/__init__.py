@@ -1,0 +1,42 @@
+"""Tokenizers: caption strings -> token hashes (:class:`~sparsecider._kernels.tokens.Tokens`).
+
+``registry`` resolves a ``tokenizer=`` argument (a registered name or a
+callable) to a :class:`Tokenizer` with the name a signature records;
+``whitespace`` is ``str.split()`` on one UTF-8 buffer; ``ptb`` (with its lexer
+``ptb_lexer``) is the reference PTB pipeline in pure Python; ``ids`` turns
+integer token ids into the same hashes as their decimal strings.
+"""
+
+from __future__ import annotations
+
+from .._kernels.tokens import Tokens
+from .ptb import ptb_tokenize
+from .registry import (
+    Tokenizer,
+    TokenizerLike,
+    get_tokenizer,
+    lookahead_captions,
+    lookahead_complete,
+    registered,
+    resolve_tokenizer,
+    tokenize,
+    tokenize_slice,
+    tokenizer_name,
+)
+from .whitespace import split_whitespace
+
+__all__ = [
+    "Tokenizer",
+    "TokenizerLike",
+    "Tokens",
+    "get_tokenizer",
+    "lookahead_captions",
+    "lookahead_complete",
+    "ptb_tokenize",
+    "registered",
+    "resolve_tokenizer",
+    "split_whitespace",
+    "tokenize",
+    "tokenize_slice",
+    "tokenizer_name",
+]

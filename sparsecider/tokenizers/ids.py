@@ -1,0 +1,116 @@
+"""Integer token ids -> token hashes: the ids tokenizer of self-critical rewards.
+
+Each id becomes the hash of its decimal string, so id sequences score
+*identically* to the space-joined decimal strings with
+``tokenizer="whitespace"`` (and to the ``*-idxs`` legacy files, whose n-grams
+are such strings).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._kernels.tokens import Tokens
+from .whitespace import split_whitespace
+
+__all__ = ["id_sequences", "id_tokens", "reference_id_tokens"]
+
+
+def id_sequences(
+    rows: np.ndarray,
+    *,
+    eos: int,
+    pad: int | None,
+    include_eos: bool,
+    row_lengths: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cut id rows at their first ``eos``; drop ``pad`` ids.
+
+    Parameters
+    ----------
+    rows : ndarray of int64, shape (n_rows, time)
+    eos : int
+        End-of-sequence id: a row ends at its first ``eos``.
+    pad : int or None
+        Padding id, dropped wherever it occurs before the end (ignored when
+        equal to ``eos``).
+    include_eos : bool
+        Keep the ``eos`` that ends a row, as a word.
+    row_lengths : ndarray of int64, shape (n_rows,), optional
+        How much of each row holds ids (for ragged rows padded into one
+        array); default: all of it.
+
+    Returns
+    -------
+    flat : ndarray of int64
+        The kept ids, row after row.
+    lengths : ndarray of int64, shape (n_rows,)
+
+    Examples
+    --------
+    >>> rows = np.array([[4, 5, 0, 9], [7, 1, 1, 1], [2, 0, 3, 0]])
+    >>> flat, lengths = id_sequences(rows, eos=0, pad=None, include_eos=False)
+    >>> flat.tolist(), lengths.tolist()  # the 9 and the 3 come after an eos
+    ([4, 5, 7, 1, 1, 1, 2], [2, 4, 1])
+    >>> flat, lengths = id_sequences(rows, eos=0, pad=1, include_eos=True)
+    >>> flat.tolist(), lengths.tolist()
+    ([4, 5, 0, 7, 2, 0], [3, 1, 2])
+    """
+    positions = np.arange(rows.shape[1])[None, :]
+    limit = np.full(rows.shape[0], rows.shape[1]) if row_lengths is None else row_lengths
+    is_eos = (rows == eos) & (positions < limit[:, None])
+    has_eos = is_eos.any(axis=1)
+    # the eos id counts as a word with include_eos, as in the reference SCST code
+    end = np.where(has_eos, is_eos.argmax(axis=1) + int(include_eos), limit)
+    keep = positions < end[:, None]
+    if pad is not None and pad != eos:
+        keep &= rows != pad
+    return rows[keep], keep.sum(axis=1)
+
+
+def id_tokens(flat: np.ndarray, lengths: np.ndarray) -> Tokens:
+    """Token hashes of ids: the hash of each id's decimal string (one per distinct id).
+
+    Parameters
+    ----------
+    flat : ndarray of int
+        The ids of all sequences, back to back (as from :func:`id_sequences`).
+    lengths : ndarray of int, shape (n_sequences,)
+        Ids per sequence.
+
+    Returns
+    -------
+    Tokens
+        The same hashes as splitting the space-joined decimal strings.
+
+    Examples
+    --------
+    >>> from sparsecider.tokenizers import split_whitespace
+    >>> t = id_tokens(np.array([4, 5, 17]), np.array([2, 1]))
+    >>> same = split_whitespace(["4 5", "17"])
+    >>> bool(np.array_equal(t.hashes, same.hashes)), t.lengths.tolist()
+    (True, [2, 1])
+    """
+    distinct, inverse = np.unique(flat, return_inverse=True)
+    table = split_whitespace([str(int(i)) for i in distinct]).hashes
+    return Tokens(hashes=table[inverse.ravel()], lengths=lengths.astype(np.int64))
+
+
+def reference_id_tokens(
+    rows: list[np.ndarray], counts: np.ndarray, *, eos: int, pad: int | None, include_eos: bool
+) -> tuple[Tokens, np.ndarray]:
+    """Tokens of all reference id rows (image after image) and the image offsets.
+
+    ``rows`` are 1-D int64 arrays, ``counts`` the rows per image (as checked
+    by :func:`sparsecider.corpus.reference_id_rows`).
+    """
+    lengths = np.array([r.shape[0] for r in rows], dtype=np.int64)
+    padded = np.zeros((len(rows), int(lengths.max(initial=0))), dtype=np.int64)
+    for j, r in enumerate(rows):
+        padded[j, : r.shape[0]] = r
+    flat, kept = id_sequences(
+        padded, eos=eos, pad=pad, include_eos=include_eos, row_lengths=lengths
+    )
+    offsets = np.zeros(counts.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return id_tokens(flat, kept), offsets

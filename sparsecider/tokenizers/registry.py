@@ -1,0 +1,368 @@
+"""The tokenizer registry: a name (or a callable) -> how captions become tokens.
+
+Every entry point takes ``tokenizer=`` as a registered name or a callable;
+:func:`get_tokenizer` resolves it once, to a :class:`Tokenizer` that knows
+how to turn a list of captions into :class:`~sparsecider._kernels.tokens.Tokens`,
+the name and version a signature records, and whether a caption's tokens can
+depend on the captions after it (then slices of a corpus read ahead:
+:func:`tokenize_slice`).
+
+Registered names:
+
+``"ptb"`` (the default of the scoring functions)
+    The reference captioning pipeline: pycocoevalcap's ``PTBTokenizer``
+    (Stanford CoreNLP 3.4.1, lower-cased, punctuation removed), reproduced
+    in pure Python by :func:`sparsecider.ptb_tokenize`.  Use it on raw text.
+``"whitespace"``
+    Split on runs of whitespace exactly like ``str.split()`` (the same set of
+    Unicode whitespace characters).  pycocoevalcap's scorer does this to its
+    already tokenized input, so pre-tokenized captions score exactly as there.
+callable
+    Any function taking the list of captions and returning one list of token
+    strings per caption, in order.  Tokens must be non-empty and contain no
+    whitespace.  Its signature name is ``custom:<qualified name>``.
+
+``TokenizerLike`` is the type of such an argument: one of the names, or a callable.
+
+Examples
+--------
+>>> def letters(captions):  # a custom tokenizer: one token per letter
+...     return [[ch for ch in c if ch.isalpha()] for c in captions]
+>>> for tokenizer in ("ptb", "whitespace", letters):
+...     print(tokenizer_name(tokenizer), tokenize(["A dog."], tokenizer).lengths.tolist())
+ptb [2]
+whitespace [2]
+custom:letters [4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._kernels.tokens import Tokens
+from .ptb import ptb_tokenize
+from .whitespace import split_whitespace
+
+__all__ = [
+    "Tokenizer",
+    "TokenizerLike",
+    "get_tokenizer",
+    "lookahead_captions",
+    "lookahead_complete",
+    "registered",
+    "resolve_tokenizer",
+    "tokenize",
+    "tokenize_slice",
+    "tokenizer_name",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class Tokenizer:
+    """A resolved tokenizer.
+
+    Attributes
+    ----------
+    name : str
+        What a signature records (``tok:<name>``): the registered name, or
+        ``custom:<qualified name>`` for a callable; followed by
+        ``-<version>`` when ``version`` is set.
+    split : callable
+        ``list[str] -> Tokens``: tokenizes and hashes a list of captions as
+        one sequence.
+    lookahead : bool
+        Whether a caption's tokens may depend on the captions after it (the
+        PTB lexer's trailing context); slices then read ahead
+        (:func:`tokenize_slice`).
+    custom : callable or None
+        The user's callable, for a custom tokenizer.
+    version : str or None
+        The version of the third-party library doing the work, which can
+        change tokens; None for the built-ins, which are versioned with
+        sparsecider itself (the signature's ``version:`` field).
+
+    Examples
+    --------
+    >>> t = get_tokenizer("ptb")
+    >>> t.name, t.lookahead, t.split(["A dog's toy."]).lengths.tolist()
+    ('ptb', True, [4])
+    """
+
+    base_name: str
+    split: Callable[[list[str]], Tokens]
+    lookahead: bool = False
+    custom: Callable | None = None
+    version: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.base_name if self.version is None else f"{self.base_name}-{self.version}"
+
+
+TokenizerLike = str | Callable[[list[str]], Sequence[Sequence[str]]] | Tokenizer
+
+
+def _ptb(captions: list[str]) -> Tokens:
+    # the PTB pipeline's output is space-joined tokens, split as the scorer does
+    return split_whitespace(ptb_tokenize(captions))
+
+
+_REGISTRY: dict[str, Tokenizer] = {
+    "ptb": Tokenizer("ptb", _ptb, lookahead=True),
+    "whitespace": Tokenizer("whitespace", split_whitespace),
+}
+
+
+def registered() -> tuple[str, ...]:
+    """The registered tokenizer names.
+
+    Examples
+    --------
+    >>> registered()
+    ('ptb', 'whitespace')
+    """
+    return tuple(_REGISTRY)
+
+
+def _known() -> str:
+    return ", ".join(repr(name) for name in _REGISTRY)
+
+
+def get_tokenizer(tokenizer: TokenizerLike) -> Tokenizer:
+    """Resolve a ``tokenizer`` argument (a registered name or a callable).
+
+    Raises
+    ------
+    ValueError
+        An unknown name; the message lists the known ones.
+    TypeError
+        Neither a string nor a callable.
+
+    Examples
+    --------
+    >>> get_tokenizer(str.split).name
+    'custom:str.split'
+    >>> get_tokenizer("spacy")
+    Traceback (most recent call last):
+    ...
+    ValueError: tokenizer='spacy' is not known; use 'ptb' (raw text, as pycocoevalcap), ...
+    """
+    if isinstance(tokenizer, Tokenizer):
+        return tokenizer
+    if isinstance(tokenizer, str):
+        found = _REGISTRY.get(tokenizer)
+        if found is not None:
+            return found
+        raise ValueError(
+            f"tokenizer={tokenizer!r} is not known; use 'ptb' (raw text, as pycocoevalcap), "
+            "'whitespace' (already tokenized text), "
+            "or a callable mapping a list of captions to a list of token lists "
+            f"(registered: {_known()})"
+        )
+    if callable(tokenizer):
+        name = "custom:" + getattr(tokenizer, "__qualname__", type(tokenizer).__name__)
+        return Tokenizer(name, lambda captions: _custom(tokenizer, captions), custom=tokenizer)
+    raise TypeError(
+        "tokenizer must be a name such as 'whitespace' or a callable, "
+        f"got {type(tokenizer).__name__}"
+    )
+
+
+def resolve_tokenizer(
+    tokenizer: TokenizerLike,
+) -> Callable[[list[str]], Sequence[Sequence[str]]] | None:
+    """Check a tokenizer argument; return the callable (None for a registered name).
+
+    Examples
+    --------
+    >>> resolve_tokenizer("ptb") is None, resolve_tokenizer(str.split) is str.split
+    (True, True)
+    """
+    return get_tokenizer(tokenizer).custom
+
+
+def tokenizer_name(tokenizer: TokenizerLike) -> str:
+    """The name used in signatures: the registered name, or ``custom:<qualname>``.
+
+    Examples
+    --------
+    >>> tokenizer_name("whitespace"), tokenizer_name(str.split)
+    ('whitespace', 'custom:str.split')
+    """
+    return get_tokenizer(tokenizer).name
+
+
+def _custom(fn: Callable, captions: list[str]) -> Tokens:
+    """A user's tokenizer, its output checked and hashed."""
+    token_lists = fn(captions)
+    if isinstance(token_lists, str) or not isinstance(token_lists, Sequence):
+        raise TypeError(
+            f"the tokenizer must return a list of token lists, got {type(token_lists).__name__}"
+        )
+    if len(token_lists) != len(captions):
+        raise ValueError(
+            f"the tokenizer returned {len(token_lists)} token lists for {len(captions)} "
+            "captions; it must return exactly one per caption, in order"
+        )
+    joined = []
+    for i, toks in enumerate(token_lists):
+        if (
+            isinstance(toks, str)
+            or not isinstance(toks, Sequence)
+            or not all(isinstance(t, str) for t in toks)
+        ):
+            raise TypeError(
+                f"the tokenizer's output [{i}] must be a list of strings, got {toks!r:.80}"
+            )
+        joined.append(" ".join(toks))
+    tokens = split_whitespace(joined)
+    expected = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+    bad = np.flatnonzero(tokens.lengths != expected)
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"the tokenizer's output [{i}] = {list(token_lists[i])!r:.80} holds an empty token "
+            "or one with whitespace inside; tokens must be non-empty and whitespace-free"
+        )
+    return tokens
+
+
+def tokenize(captions: list[str], tokenizer: TokenizerLike) -> Tokens:
+    """Tokenize and hash a list of captions as one sequence.
+
+    Parameters
+    ----------
+    captions : list of str
+    tokenizer : {"ptb", "whitespace"}, another registered name, or callable
+        See the module's description.  No default: say which (the scoring
+        functions default to "ptb").
+
+    Returns
+    -------
+    Tokens
+
+    Raises
+    ------
+    TypeError, ValueError
+        If a custom tokenizer returns the wrong number of captions, or
+        something other than lists of non-empty, whitespace-free strings.
+
+    Examples
+    --------
+    "ptb" splits off the clitic and drops the period (``a dog 's toy``);
+    "whitespace" keeps ``dog's`` and ``toy.`` whole:
+
+    >>> captions = ["A dog's toy."]
+    >>> [tokenize(captions, t).lengths.tolist() for t in ("ptb", "whitespace")]
+    [[4], [3]]
+    >>> tokenize(["a b"], lambda captions: [["a b"]])
+    Traceback (most recent call last):
+    ...
+    ValueError: the tokenizer's output [0] = ['a b'] holds an empty token or one with ...
+    """
+    return get_tokenizer(tokenizer).split(captions)
+
+
+# How far past a slice of captions the PTB lexer may need to read (see
+# :func:`lookahead_captions`).
+LOOKAHEAD_NONBLANK = 2
+LOOKAHEAD_CHARS = 256
+
+
+def lookahead_captions(following: Iterable[str]) -> list[str]:
+    """The captions after a slice that decide how the slice's last captions tokenize.
+
+    The PTB lexer looks past the end of a caption (trailing context: a blank
+    run, then a capitalised word and one more character, or two characters),
+    so a caption's tokens may depend on the next non-blank caption (SPEC.md,
+    section 4).  This takes captions from ``following`` until it holds
+    ``LOOKAHEAD_NONBLANK`` (2) captions with non-blank text and at least
+    ``LOOKAHEAD_CHARS`` (256) characters, or ``following`` runs out: far more
+    than any trailing context of the lexer reaches, except an SGML tag with
+    quoted attribute values spanning captions over 256 characters.  Cost:
+    O(length of the captions taken).
+
+    Parameters
+    ----------
+    following : iterable of str
+        The captions after the slice, in order.
+
+    Returns
+    -------
+    list of str
+        The first captions of ``following`` (all of them if it is short).
+
+    Examples
+    --------
+    >>> lookahead_captions(["A dog.", "", "The cat."])  # fewer than 256 characters: all
+    ['A dog.', '', 'The cat.']
+    >>> [len(c) for c in lookahead_captions(["x" * 300, "y", "z", "w"])]  # 2 non-blank, 301 chars
+    [300, 1]
+    """
+    taken: list[str] = []
+    nonblank = chars = 0
+    for caption in following:
+        taken.append(caption)
+        chars += len(caption)
+        nonblank += not caption.isspace() and caption != ""
+        if nonblank >= LOOKAHEAD_NONBLANK and chars >= LOOKAHEAD_CHARS:
+            break
+    return taken
+
+
+def lookahead_complete(captions: Sequence[str]) -> bool:
+    """Whether ``captions`` already hold all that :func:`lookahead_captions` takes."""
+    nonblank = sum(1 for c in captions if c and not c.isspace())
+    return nonblank >= LOOKAHEAD_NONBLANK and sum(map(len, captions)) >= LOOKAHEAD_CHARS
+
+
+def tokenize_slice(
+    captions: list[str], tokenizer: TokenizerLike, following: Iterable[str] = ()
+) -> Tokens:
+    """Tokenize a slice of a longer sequence of captions as the whole sequence would.
+
+    ``following``: the captions after the slice, in order (an iterator is
+    read only as far as :func:`lookahead_captions` needs, and only for the
+    tokenizers whose output can depend on them (``"ptb"``); the others
+    tokenize each caption on its own).  So slices tokenized one by one (in
+    chunks, threads or cluster partitions) give exactly the tokens of the
+    whole sequence tokenized at once.
+
+    Parameters
+    ----------
+    captions : list of str
+        The slice.
+    tokenizer : {"ptb", "whitespace"} or callable
+    following : iterable of str, default ()
+        The captions after the slice.
+
+    Returns
+    -------
+    Tokens
+        Of ``captions`` only.
+
+    Examples
+    --------
+    "He reads K." loses its period only when the next caption begins with
+    a capitalised word (see :func:`sparsecider.ptb_tokenize`):
+
+    >>> whole = tokenize(["He reads K.", "A dog."], "ptb")
+    >>> alone = tokenize(["He reads K."], "ptb")
+    >>> part = tokenize_slice(["He reads K."], "ptb", ["A dog."])
+    >>> bool(np.array_equal(part.hashes, whole.hashes[:3]))
+    True
+    >>> bool(np.array_equal(part.hashes, alone.hashes))  # "k" against "k."
+    False
+    """
+    resolved = get_tokenizer(tokenizer)
+    if not resolved.lookahead:
+        return resolved.split(captions)
+    extra = lookahead_captions(following)
+    if not extra:
+        return resolved.split(captions)
+    tokens = resolved.split(captions + extra)
+    lengths = tokens.lengths[: len(captions)]
+    return Tokens(tokens.hashes[: int(lengths.sum())], lengths)

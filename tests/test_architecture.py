@@ -1,0 +1,198 @@
+"""The layering rules of DESIGN.md, checked on the source (ast), so they stay true.
+
+- no import cycle between the package's modules (imports inside functions
+  count; ``if TYPE_CHECKING:`` blocks do not, they never run);
+- no module imports another module's ``_private`` name (a helper two modules
+  need is public in a private module such as ``_checks`` or ``_kernels``);
+- the kernels import nothing above them;
+- ``__version__`` lives in its own module.
+
+The checker itself is tested on small synthetic packages, so a rule that
+silently stopped matching would fail here too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "sparsecider"
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node except those under ``if TYPE_CHECKING:``."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if (
+                isinstance(child, ast.If)
+                and isinstance(child.test, ast.Name)
+                and child.test.id == "TYPE_CHECKING"
+            ):
+                stack.extend(child.orelse)
+                continue
+            stack.append(child)
+
+
+def imports(root: Path) -> tuple[dict[str, set[str]], list[str]]:
+    """The import graph of the package under ``root`` and the private-name violations."""
+    modules = {module_name(p, root): p for p in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    private: list[str] = []
+    for mod, path in modules.items():
+        is_package = path.name == "__init__.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in _runtime_nodes(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in modules:
+                        graph[mod].add(alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = mod.split(".")
+                    base = base if is_package else base[:-1]
+                    base = base[: len(base) - (node.level - 1)]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                if target.split(".")[0] != root.name:
+                    continue
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    if sub in modules:  # from package import module
+                        graph[mod].add(sub)
+                        continue
+                    graph[mod].add(target)
+                    name = alias.name
+                    if name.startswith("_") and not name.startswith("__") and target != mod:
+                        private.append(f"{mod} imports {target}.{name}")
+    return graph, private
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (or a self-loop)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in graph[v]:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "pkg"
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def test_the_checker_finds_cycles_private_names_and_skips_type_checking(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "a.py": "def f():\n    from .b import g\n",  # a function-level import counts
+        "b.py": "from .a import f\nfrom .c import _helper\n",
+        "c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import g\n"
+                "def _helper(): ...\n",
+        "sub/__init__.py": "from .. import c\n",
+        "sub/d.py": "from ..c import _helper as h\n",
+    })  # fmt: skip
+    graph, private = imports(root)
+    assert graph["pkg.sub"] == {"pkg.c"} and graph["pkg.c"] == set()
+    assert cycles(graph) == [["pkg.a", "pkg.b"]]
+    assert sorted(private) == ["pkg.b imports pkg.c._helper", "pkg.sub.d imports pkg.c._helper"]
+
+
+def test_no_import_cycle():
+    graph, _ = imports(PACKAGE)
+    assert len(graph) > 30  # the walk found the package
+    assert cycles(graph) == []
+
+
+def test_no_module_imports_another_modules_private_name():
+    _, private = imports(PACKAGE)
+    assert private == []
+
+
+def test_kernels_and_primitive_checks_import_nothing_above_them():
+    graph, _ = imports(PACKAGE)
+    low = ("sparsecider._kernels", "sparsecider._checks", "sparsecider._version")
+    for mod, targets in graph.items():
+        if mod.startswith(low):
+            above = sorted(t for t in targets if not t.startswith(low))
+            assert above == [], f"{mod} imports {above}"
+
+
+@pytest.mark.parametrize("module", ["sparsecider/__init__.py", "sparsecider/cli.py"])
+def test_version_lives_in_its_own_module(module):
+    path = PACKAGE.parent / module
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    assigned = [
+        t.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    ]
+    assert "__version__" not in assigned
+    assert '\n__version__ = "' in (PACKAGE / "_version.py").read_text()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "name"),
+    [
+        ("stats", "significance", "bootstrap_ci"),
+        ("scoring", "api", "cider_d"),
+        ("tokenize", "tokenizers", "tokenize"),
+        ("ptb", "tokenizers.ptb", "ptb_tokenize"),
+    ],
+)
+def test_old_module_paths_still_work_with_a_deprecation_warning(old, new, name):
+    import importlib
+    import sys
+
+    sys.modules.pop(f"sparsecider.{old}", None)
+    with pytest.warns(DeprecationWarning, match=rf"sparsecider\.{old} is deprecated"):
+        shim = importlib.import_module(f"sparsecider.{old}")
+    assert getattr(shim, name) is getattr(importlib.import_module(f"sparsecider.{new}"), name)
