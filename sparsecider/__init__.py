@@ -24,6 +24,7 @@ compat, stream, dask
 
 from __future__ import annotations
 
+from ._validate import SmallCorpusWarning
 from ._version import __version__
 from .api import cider, cider_d
 from .frequencies import DocumentFrequencies
@@ -46,6 +47,7 @@ __all__ = [
     "CiderVectorizer",
     "DocumentFrequencies",
     "Signature",
+    "SmallCorpusWarning",
     "__version__",
     "cider",
     "cider_d",

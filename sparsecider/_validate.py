@@ -17,16 +17,18 @@ import warnings
 from dataclasses import dataclass
 
 from ._checks import check_int, check_real
-from .frequencies import DocumentFrequencies
+from .frequencies import NAMED, DocumentFrequencies
 from .result import Signature
 from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 
 __all__ = [
+    "SMALL_CORPUS",
     "Options",
+    "SmallCorpusWarning",
     "check_df",
     "check_n_jobs",
     "check_options",
-    "warn_single_image",
+    "warn_small_corpus",
 ]
 
 
@@ -66,26 +68,33 @@ class Options:
 
 
 def check_df(df: object, n: int) -> DocumentFrequencies | None:
-    """``None`` for corpus mode, the object for precomputed frequencies; else raise.
+    """``None`` for corpus mode, the frequencies otherwise (given, or shipped
+    under a name such as ``"coco-val2014"``); else raise.
 
     Examples
     --------
     >>> check_df("corpus", 4) is None
     True
+    >>> check_df("coco-val2014", 4).n_images
+    40504
     >>> check_df("coco", 4)
     Traceback (most recent call last):
     ...
     ValueError: df='coco' is not supported; use df='corpus' (document frequencies from ...
     """
+    if isinstance(df, str) and df == "corpus":
+        return None
+    if isinstance(df, str) and df in NAMED:
+        df = DocumentFrequencies.named(df)
     if isinstance(df, DocumentFrequencies):
         if df.n < n:
             raise ValueError(f"df was fitted for n={df.n}; it cannot score n={n}")
         return df
-    if isinstance(df, str) and df == "corpus":
-        return None
     raise ValueError(
         f"df={df!r:.60} is not supported; use df='corpus' (document frequencies from the "
-        "references being scored) or a sparsecider.DocumentFrequencies (load one with "
+        "references being scored), the name of frequencies shipped in the package ("
+        + ", ".join(map(repr, NAMED))
+        + ") or a sparsecider.DocumentFrequencies (load one with "
         "DocumentFrequencies.load, or import a legacy pickle with DocumentFrequencies.from_pickle)"
     )
 
@@ -128,14 +137,41 @@ def check_n_jobs(n_jobs: object) -> int:
     return max(1, (cpus or 1) + 1 + int(n_jobs))
 
 
-def warn_single_image(n_images: int, df: DocumentFrequencies | None) -> None:
-    """Warn that one image with ``df='corpus'`` scores 0 (every idf is log 1 = 0)."""
-    if n_images == 1 and df is None:
+class SmallCorpusWarning(UserWarning):
+    """Corpus document frequencies over too few images for stable scores."""
+
+
+#: Below this many images, ``df="corpus"`` warns (:func:`warn_small_corpus`):
+#: on COCO val, the median corpus score of random subsets of 2 to 99 images is
+#: 13-26% away from the same captions scored with the frequencies of all 40,504
+#: images (5.3% at 1,000 images, 1.5% at 5,000; the README's table,
+#: ``benchmarks/small_sets.py``).
+SMALL_CORPUS = 100
+
+
+def warn_small_corpus(n_images: int, df: DocumentFrequencies | None, stacklevel: int = 4) -> None:
+    """Warn when document frequencies come from so few images that the scores
+    mean little: one image scores 0 (every idf is log 1 = 0), fewer than
+    :data:`SMALL_CORPUS` images are unstable.  Each warning names the fix."""
+    if df is not None or n_images >= SMALL_CORPUS:
+        return
+    if n_images == 1:
         warnings.warn(
             "scoring a single image with df='corpus' gives 0: every n-gram of its "
             "references occurs in all (1) images, so every idf is log(1) - log(1) = 0. "
-            "Use document frequencies from a larger corpus (df=DocumentFrequencies) "
-            "to score few images.",
+            "Use df='coco-val2014' (COCO-like captions) or document frequencies from a "
+            "larger corpus (df=DocumentFrequencies) to score few images.",
             UserWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
+        return
+    warnings.warn(
+        f"scoring {n_images} images with df='corpus': document frequencies counted over "
+        f"fewer than {SMALL_CORPUS} images make scores unstable (on COCO val such subsets "
+        "score 13-26% away from the same captions scored with the frequencies of all "
+        "40,504 images). Use df='coco-val2014' for COCO-like captions, or fit frequencies "
+        "on a larger corpus (DocumentFrequencies.from_references, 'sparsecider df fit') "
+        "and pass df=.",
+        SmallCorpusWarning,
+        stacklevel=stacklevel,
+    )

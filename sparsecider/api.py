@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from . import reduce
-from ._validate import Options, check_n_jobs, check_options, warn_single_image
+from ._validate import Options, check_n_jobs, check_options, warn_small_corpus
 from .corpus import Corpus, as_corpus
 from .engine import statistics
 from .frequencies import DocumentFrequencies
@@ -42,7 +42,7 @@ def score_corpus(corpus: Corpus, options: Options, *, n_jobs: int = 1) -> CiderR
     Image 0 matches its reference in orders 1-3 (cosine 1) and has no
     4-gram: 10 * 3 / 4.  Image 1 shares only "a", whose idf is 0.
     """
-    warn_single_image(corpus.n_images, options.df)
+    warn_small_corpus(corpus.n_images, options.df)
     stats = statistics(
         corpus, n=options.n, clip=options.clip, tokenizer=options.tokenizer, df=options.df,
         n_jobs=n_jobs,
@@ -84,12 +84,14 @@ def cider_d(
         Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
         Width of the Gaussian length penalty.
-    df : "corpus" or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, or DocumentFrequencies, default "corpus"
         ``"corpus"``: document frequencies from the references being scored
-        (one document per image).  A :class:`DocumentFrequencies` fitted on
-        another corpus (e.g. the training captions for RL rewards, or COCO val
-        to score a handful of images): each image then scores exactly as it
-        would inside that corpus.
+        (one document per image).  ``"coco-val2014"``: those of all of COCO
+        val 2014, shipped in the package (see
+        :meth:`DocumentFrequencies.named`): the choice for one caption or a
+        few.  A :class:`DocumentFrequencies` fitted on another corpus (e.g.
+        the training captions for RL rewards): each image then scores
+        exactly as it would inside that corpus.
     tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
         How captions become tokens.  ``"ptb"``: raw text through the
         reference pipeline (pycocoevalcap's ``PTBTokenizer``, in pure Python:

@@ -25,7 +25,7 @@ from pathlib import Path
 from ._version import __version__
 from .api import cider, cider_d
 from .demo import PUBLISHED_CIDER_D, load_demo
-from .frequencies import DocumentFrequencies
+from .frequencies import NAMED, DocumentFrequencies
 from .io.captions import (
     FORMATS,
     CaptionFileError,
@@ -69,12 +69,20 @@ def _summary(result) -> dict:
 
 
 def _load_df(spec: str):
+    """``corpus``, the name of frequencies shipped in the package, or a df file."""
     if spec == "corpus":
         return "corpus"
+    if spec in NAMED:
+        return DocumentFrequencies.named(spec)
     try:
         return DocumentFrequencies.load(spec)
-    except FileNotFoundError as err:
-        raise UsageError(str(err)) from None
+    except FileNotFoundError:
+        raise UsageError(
+            f"--df {spec}: no such file, and not a shipped name ("
+            + ", ".join(NAMED)
+            + "; see 'sparsecider df list'); use 'corpus', a name, or a file written by "
+            "'sparsecider df fit'"
+        ) from None
     except ValueError as err:
         hint = (
             " (a legacy pickle? convert it with 'sparsecider df convert')"
@@ -212,8 +220,10 @@ def _save_df(df: DocumentFrequencies, path: str) -> None:
 
 
 def _describe_df(df: DocumentFrequencies, path: str | None = None) -> dict:
+    named = NAMED.get(df.name or "")
     return {
         "file": path,
+        "name": df.name,
         "n": df.n,
         "n_images": df.n_images,
         "ngrams": len(df),
@@ -222,7 +232,9 @@ def _describe_df(df: DocumentFrequencies, path: str | None = None) -> dict:
         "source": df.source,
         "sha": df.digest,
         "megabytes": round(df.nbytes / 2**20, 2),
+        "pruned": df.min_count > 1,
         "signature_field": f"df:{df.describe()}",
+        **({} if named is None else {k: named[k] for k in ("description", "credit")}),
     }
 
 
@@ -230,10 +242,21 @@ def _cmd_df(args) -> int:
     if args.df_command == "fit":
         refs = read_references(args.references, args.input_format)
         df = DocumentFrequencies.from_references(refs.captions, n=args.n, tokenizer=args.tokenizer)
+        if args.prune:
+            df = df.pruned()
+        if args.name:
+            df = df.renamed(args.name)
         _save_df(df, args.output)
         print(json.dumps(_describe_df(df, args.output), indent=2))
     elif args.df_command == "info":
-        print(json.dumps(_describe_df(_load_df(args.file), args.file), indent=2))
+        path = None if args.file in NAMED else args.file
+        print(json.dumps(_describe_df(_load_df(args.file), path), indent=2))
+    elif args.df_command == "list":
+        print(json.dumps([
+            {"name": name, "n_images": entry["n_images"], "description": entry["description"],
+             "credit": entry["credit"]}
+            for name, entry in NAMED.items()
+        ], indent=2))  # fmt: skip
     else:
         df = DocumentFrequencies.from_pickle(args.legacy, n_images=args.n_images)
         _save_df(df, args.output)
@@ -343,8 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--tokenizer", choices=["ptb", "whitespace"], default="ptb",
                        help="ptb: raw text, as pycocoevalcap; whitespace: already "
                        "tokenized")  # fmt: skip
-    score.add_argument("--df", default="corpus", metavar="corpus|FILE",
-                       help="document frequencies: from the references (corpus) or a file "
+    score.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE",
+                       help="document frequencies: from the references (corpus), shipped in "
+                       "the package (coco-val2014; see 'sparsecider df list') or a file "
                        "written by 'sparsecider df fit'")  # fmt: skip
     score.add_argument("--n", type=_positive_int, default=4)
     score.add_argument("--sigma", type=float, default=6.0)
@@ -375,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="per-image scores (JSON lines); with --fit-only, the df file")  # fmt: skip
     st.add_argument("--metric", choices=["cider-d", "cider"], default="cider-d")
     st.add_argument("--tokenizer", choices=["ptb", "whitespace"], default="ptb")
-    st.add_argument("--df", default="corpus", metavar="corpus|FILE")
+    st.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE")
     st.add_argument("--n", type=_positive_int, default=4)
     st.add_argument("--sigma", type=float, default=6.0)
     st.add_argument("--chunk-size", type=_positive_int, default=20_000, help="images per chunk")
@@ -386,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="only fit the document frequencies and save them to OUT")  # fmt: skip
     st.add_argument("--progress", action="store_true", help="progress bars (needs tqdm)")
 
-    df = sub.add_parser("df", help="document frequencies: fit, info, convert")
+    df = sub.add_parser("df", help="document frequencies: fit, info, list, convert")
     df_sub = df.add_subparsers(dest="df_command", required=True)
     fit = df_sub.add_parser("fit", help="fit on references and save")
     fit.add_argument("references", nargs="+", metavar="REFS")
@@ -394,8 +418,13 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--n", type=_positive_int, default=4)
     fit.add_argument("--tokenizer", choices=["ptb", "whitespace"], default="ptb")
     fit.add_argument("--input-format", choices=FORMATS, default="auto")
-    info = df_sub.add_parser("info", help="describe a saved file")
-    info.add_argument("file")
+    fit.add_argument("--name", help="a name for the frequencies, shown in signatures")
+    fit.add_argument("--prune", action="store_true",
+                     help="leave out n-grams seen in one image (scores unchanged, file smaller; "
+                     "a pruned file cannot be merged)")  # fmt: skip
+    info = df_sub.add_parser("info", help="describe a saved file or a shipped name")
+    info.add_argument("file", metavar="FILE|NAME")
+    df_sub.add_parser("list", help="the document frequencies shipped in the package")
     convert = df_sub.add_parser("convert", help="import a legacy pickle (CIDEr / SCST code)")
     convert.add_argument("legacy", metavar="LEGACY.p")
     convert.add_argument("-o", "--output", required=True)

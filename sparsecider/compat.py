@@ -33,6 +33,7 @@ import numpy as np
 
 from ._checks import describe_keys
 from .api import cider_d
+from .frequencies import NAMED, DocumentFrequencies
 from .io.captions import load_annotations, load_results
 from .tokenizers.ptb import ptb_tokenize
 
@@ -50,6 +51,18 @@ def _one_caption(value: object, where: str) -> str:
     return value[0]
 
 
+def _df_option(df: object) -> object:
+    """``df`` as :func:`sparsecider.cider_d` takes it; a clear error otherwise."""
+    if isinstance(df, DocumentFrequencies) or (isinstance(df, str) and df in ("corpus", *NAMED)):
+        return df
+    raise ValueError(
+        f"df={df!r:.60}: only 'corpus' (document frequencies from the references being "
+        "scored), the name of frequencies shipped in the package ("
+        + ", ".join(map(repr, NAMED))
+        + ") or a sparsecider.DocumentFrequencies is supported"
+    )
+
+
 class Cider:
     """pycocoevalcap's ``Cider`` (CIDEr-D), on sparse matrices.
 
@@ -61,6 +74,12 @@ class Cider:
         Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
         Width of the Gaussian length penalty.
+    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+        Document frequencies: from the references being scored (as
+        pycocoevalcap), or fixed, as the CIDEr authors' scorer does with
+        their ``coco-val-df`` file: ``df="coco-val2014"`` (shipped in the
+        package; see :meth:`sparsecider.DocumentFrequencies.named`) gives
+        one image or a few meaningful scores.
 
     See Also
     --------
@@ -77,19 +96,36 @@ class Cider:
     >>> score, scores = Cider().compute_score(gts, res)
     >>> float(score), scores.tolist()
     (5.0, [10.0, 0.0])
+
+    One image alone scores 0 with ``df="corpus"`` (every idf is log 1); with
+    the frequencies of all of COCO val it gets its score inside COCO val:
+
+    >>> one = {"a": ["a man riding a wave on top of a surfboard"]}
+    >>> ref = {"a": ["a surfer riding a wave on a surfboard", "a man surfing a big wave"]}
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # the single-image warning
+    ...     alone, _ = Cider().compute_score(ref, one)
+    >>> in_val, _ = Cider(df="coco-val2014").compute_score(ref, one)
+    >>> float(alone), float(in_val) > 1
+    (0.0, True)
     """
 
     _name = "CIDEr"
 
-    def __init__(self, test=None, refs=None, n: int = 4, sigma: float = 6.0) -> None:
+    def __init__(
+        self, test=None, refs=None, n: int = 4, sigma: float = 6.0, df: object = "corpus"
+    ) -> None:
         self._n = n
         self._sigma = sigma
+        self._df = _df_option(df)
 
     def _score(self, candidates, references) -> tuple[np.float64, np.ndarray]:
         # like pycocoevalcap's scorer: the captions are already tokenized
         result = cider_d(
-            candidates, references, n=self._n, sigma=self._sigma, tokenizer="whitespace"
-        )
+            candidates, references, n=self._n, sigma=self._sigma, df=self._df,
+            tokenizer="whitespace",
+        )  # fmt: skip
         return np.float64(result.score), np.array(result.scores)
 
     def compute_score(self, gts: Mapping, res: Mapping) -> tuple[np.float64, np.ndarray]:
@@ -173,8 +209,9 @@ class CiderD(Cider):
         Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
         Width of the Gaussian length penalty.
-    df : {"corpus"}, default "corpus"
-        Document frequencies from the references being scored.
+    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+        As :class:`Cider`: the authors' ``df="coco-val-df"`` is
+        ``df="coco-val2014"`` here.
 
     ``compute_score(gts, res)`` accepts ``res`` as that code does, a list of
     ``{"image_id": id, "caption": [caption]}`` dicts, in which case every
@@ -184,7 +221,7 @@ class CiderD(Cider):
     Raises
     ------
     ValueError
-        ``df`` is not ``"corpus"``.
+        ``df`` is neither ``"corpus"``, a shipped name, nor a DocumentFrequencies.
 
     Examples
     --------
@@ -200,14 +237,8 @@ class CiderD(Cider):
 
     _name = "CIDEr-D"
 
-    def __init__(self, n: int = 4, sigma: float = 6.0, df: str = "corpus") -> None:
-        if df != "corpus":
-            raise ValueError(
-                f"df={df!r}: only 'corpus' (document frequencies from the references "
-                "being scored) is supported"
-            )
-        super().__init__(n=n, sigma=sigma)
-        self._df = df
+    def __init__(self, n: int = 4, sigma: float = 6.0, df: object = "corpus") -> None:
+        super().__init__(n=n, sigma=sigma, df=df)
 
     def compute_score(self, gts: Mapping, res) -> tuple[np.float64, np.ndarray]:
         """Score ``res`` against ``gts``.

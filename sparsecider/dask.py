@@ -58,7 +58,7 @@ import numpy as np
 
 from ._checks import check_int
 from ._stages import no_reference_words
-from ._validate import Options, check_options, warn_single_image
+from ._validate import Options, check_options, warn_small_corpus
 from .chunks import Chunk, fit_chunk, score_chunk
 from .corpus import Record, check_record
 from .frequencies import DocumentFrequencies, merge_all
@@ -279,7 +279,7 @@ def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> CiderResult
         raise ValueError("records is empty: there are no images to score")
     n_cands = [c for _, counts, _ in scored for c in counts]
     n_images = len(ids)
-    warn_single_image(n_images, options.df)
+    warn_small_corpus(n_images, options.df, stacklevel=5)
     return CiderResult.from_per_order(
         np.concatenate([values for _, _, values in scored if values is not None]),
         signature=options.signature(n_images),

@@ -12,8 +12,10 @@ Files (``save`` / ``load``): the versioned ``.npz`` format of
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +32,7 @@ from .io.dffile import read_df_file, write_df_file
 from .tokenizers import TokenizerLike, split_whitespace, tokenize, tokenizer_name
 from .tokenizers.ids import reference_id_tokens
 
-__all__ = ["DocumentFrequencies"]
+__all__ = ["NAMED", "DocumentFrequencies", "merge_all", "names"]
 
 
 class DocumentFrequencies:
@@ -63,7 +65,10 @@ class DocumentFrequencies:
     True
     """
 
-    __slots__ = ("_counts", "_digest", "_index", "_keys", "n", "n_images", "source", "tokenizer")
+    __slots__ = (
+        "_counts", "_digest", "_index", "_keys", "min_count", "n", "n_images", "name", "source",
+        "tokenizer",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -73,6 +78,8 @@ class DocumentFrequencies:
         n_images: int,
         tokenizer: str,
         source: str = "",
+        name: str | None = None,
+        min_count: int = 1,
     ) -> None:
         if len(keys) != len(counts) or not keys:
             raise ValueError("keys and counts must be given for each order 1..n")
@@ -86,8 +93,8 @@ class DocumentFrequencies:
                 raise ValueError(f"order {k}: keys and counts must be 1-D arrays of one length")
             if key.size and not (np.diff(key) > 0).all():
                 raise ValueError(f"order {k}: keys must be strictly increasing")
-            if count.size and (count.min() < 1 or count.max() > n_images):
-                raise ValueError(f"order {k}: counts must lie in 1..n_images={n_images}")
+            if count.size and (count.min() < min_count or count.max() > n_images):
+                raise ValueError(f"order {k}: counts must lie in {min_count}..n_images={n_images}")
             key.setflags(write=False)
             count.setflags(write=False)
             frozen_keys.append(key)
@@ -98,6 +105,8 @@ class DocumentFrequencies:
         object.__setattr__(self, "n_images", int(n_images))
         object.__setattr__(self, "tokenizer", str(tokenizer))
         object.__setattr__(self, "source", str(source))
+        object.__setattr__(self, "name", None if name is None else str(name))
+        object.__setattr__(self, "min_count", int(min_count))
         object.__setattr__(self, "_digest", None)
         # per order, built on first lookup: see bucket_index
         object.__setattr__(self, "_index", [None] * len(frozen_keys))
@@ -110,8 +119,11 @@ class DocumentFrequencies:
         # validating constructor; files on disk use save/load, never pickle
         return (
             _rebuild,
-            (self._keys, self._counts, self.n_images, self.tokenizer, self.source),
-        )
+            (
+                self._keys, self._counts, self.n_images, self.tokenizer, self.source, self.name,
+                self.min_count,
+            ),
+        )  # fmt: skip
 
     # ---- construction ------------------------------------------------------
 
@@ -320,20 +332,34 @@ class DocumentFrequencies:
         return self._digest
 
     def describe(self) -> str:
-        """The ``df`` field of a signature: ``precomputed(n_images=...,sha=...)``.
+        """The ``df`` field of a signature.
+
+        ``coco-val2014(n_images=40504)`` for frequencies shipped in the
+        package (:meth:`named`; their content is pinned by a hash in the
+        registry), ``NAME(n_images=...,sha=...)`` for frequencies a user
+        named (:meth:`renamed`), ``precomputed(n_images=...,sha=...)``
+        otherwise.
 
         Examples
         --------
         >>> df = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
         >>> df.describe() == f"precomputed(n_images=2,sha={df.digest})"
         True
+        >>> df.renamed("pets").describe() == f"pets(n_images=2,sha={df.digest})"
+        True
         """
-        return f"precomputed(n_images={self.n_images},sha={self.digest})"
+        known = NAMED.get(self.name or "")
+        if known is not None and known["sha"] == self.digest:
+            return f"{self.name}(n_images={self.n_images})"
+        label = self.name or "precomputed"
+        return f"{label}(n_images={self.n_images},sha={self.digest})"
 
     def __repr__(self) -> str:
+        named = "" if self.name is None else f"name={self.name!r}, "
+        pruned = "" if self.min_count == 1 else f", min_count={self.min_count}"
         return (
-            f"DocumentFrequencies(n={self.n}, n_images={self.n_images}, "
-            f"ngrams={len(self)}, tokenizer={self.tokenizer!r}, sha={self.digest})"
+            f"DocumentFrequencies({named}n={self.n}, n_images={self.n_images}, "
+            f"ngrams={len(self)}, tokenizer={self.tokenizer!r}{pruned}, sha={self.digest})"
         )
 
     def __eq__(self, other: object) -> bool:
@@ -343,6 +369,7 @@ class DocumentFrequencies:
             self.n == other.n
             and self.n_images == other.n_images
             and self.tokenizer == other.tokenizer
+            and self.min_count == other.min_count
             and all(np.array_equal(a, b) for a, b in zip(self._keys, other._keys, strict=True))
             and all(np.array_equal(a, b) for a, b in zip(self._counts, other._counts, strict=True))
         )
@@ -374,9 +401,109 @@ class DocumentFrequencies:
                 f"cannot merge frequencies made with tokenizer {self.tokenizer!r} "
                 f"and {other.tokenizer!r}"
             )
+        for part in (self, other):
+            if part.min_count > 1:
+                raise ValueError(
+                    f"cannot merge {part.describe()}: it is pruned (n-grams seen in fewer than "
+                    f"{part.min_count} images were left out), so the sum would miss their "
+                    "counts; refit both from their references and merge the full tables"
+                )
         return merge_all([self, other])
 
     __add__ = merge
+
+    def pruned(self) -> DocumentFrequencies:
+        """These frequencies without the n-grams seen in a single image.
+
+        Every score stays exactly the same: such an n-gram's idf,
+        ``log(N) - log(1)``, equals that of an unseen one,
+        ``log(N) - log(max(1, 0))``.  The table shrinks (most n-grams of a
+        caption corpus occur once), and records ``min_count=2``, so that
+        :meth:`merge` refuses it (a sum would miss the left-out counts).
+
+        Examples
+        --------
+        >>> refs = [["a dog runs"], ["a cat runs"], ["a dog sleeps"]]
+        >>> df = DocumentFrequencies.from_references(refs, tokenizer="whitespace")
+        >>> small = df.pruned()
+        >>> # 5 unigrams + 5 bigrams + 3 trigrams; kept (>= 2 images): a, dog, runs, a dog
+        >>> len(df), len(small), small.min_count
+        (13, 4, 2)
+        >>> import sparsecider
+        >>> cands, few = ["a dog runs", "a cat"], [["a dog runs fast"], ["a cat sleeps"]]
+        >>> same = [sparsecider.cider_d(cands, few, df=d, tokenizer="whitespace").scores
+        ...         for d in (df, small)]
+        >>> bool((same[0] == same[1]).all())
+        True
+        """
+        keys, counts = [], []
+        for order_keys, order_counts in zip(self._keys, self._counts, strict=True):
+            keep = order_counts > 1
+            keys.append(order_keys[keep])
+            counts.append(order_counts[keep])
+        return DocumentFrequencies(
+            keys, counts, n_images=self.n_images, tokenizer=self.tokenizer, source=self.source,
+            name=self.name, min_count=max(self.min_count, 2),
+        )  # fmt: skip
+
+    def renamed(
+        self, name: str, *, tokenizer: str | None = None, source: str | None = None
+    ) -> DocumentFrequencies:
+        """The same frequencies under a name, which signatures show
+        (``NAME(n_images=...,sha=...)``); optionally with another tokenizer
+        label (e.g. ``"ptb"`` for references tokenized by PTB beforehand and
+        counted with ``"whitespace"``) or source.
+
+        Examples
+        --------
+        >>> df = DocumentFrequencies.from_references([["a dog"]], tokenizer="whitespace")
+        >>> df.renamed("my-train").name
+        'my-train'
+        """
+        if not isinstance(name, str) or not name or any(c in name for c in "|()\n"):
+            raise ValueError(
+                f"name must be a non-empty string without '|', '(', ')' or newlines, got {name!r}"
+            )
+        return DocumentFrequencies(
+            self._keys, self._counts, n_images=self.n_images,
+            tokenizer=self.tokenizer if tokenizer is None else tokenizer,
+            source=self.source if source is None else source, name=name,
+            min_count=self.min_count,
+        )  # fmt: skip
+
+    @classmethod
+    def named(cls, name: str) -> DocumentFrequencies:
+        """Frequencies shipped in the package, by name (loaded once per process).
+
+        ``"coco-val2014"``: all 40,504 COCO val 2014 images x all their
+        references after the PTB tokenizer (the CIDEr authors'
+        ``coco-val-df``), n = 1..4, pruned (:meth:`pruned`).  Use it to
+        score one caption or a few: each gets the score it has inside COCO
+        val.  :func:`names` lists what is available.
+
+        Raises
+        ------
+        ValueError
+            An unknown name; the message lists the known ones.
+
+        Examples
+        --------
+        >>> df = DocumentFrequencies.named("coco-val2014")
+        >>> df.n_images, df.n, df.describe()
+        (40504, 4, 'coco-val2014(n_images=40504)')
+        >>> DocumentFrequencies.named("coco-train")
+        Traceback (most recent call last):
+        ...
+        ValueError: no document frequencies named 'coco-train'; known names: 'coco-val2014' ...
+        """
+        if not isinstance(name, str) or name not in NAMED:
+            raise ValueError(
+                f"no document frequencies named {name!r}; known names: "
+                + ", ".join(map(repr, NAMED))
+                + " (or fit your own: DocumentFrequencies.from_references, "
+                "'sparsecider df fit')"
+            )
+        return _load_named(name)
 
     # ---- files ---------------------------------------------------------------
 
@@ -399,6 +526,8 @@ class DocumentFrequencies:
             "hashing": SCHEME,
             "library_version": __version__,
             "source": self.source,
+            "name": self.name,
+            "min_count": self.min_count,
         }
         return write_df_file(path, self._keys, self._counts, meta)
 
@@ -425,7 +554,8 @@ class DocumentFrequencies:
         try:
             return cls(
                 keys, counts, n_images=int(meta["n_images"]), tokenizer=meta.get("tokenizer", ""),
-                source=meta.get("source", str(path)),
+                source=meta.get("source", str(path)), name=meta.get("name"),
+                min_count=int(meta.get("min_count", 1)),
             )  # fmt: skip
         except ValueError as err:
             raise ValueError(f"{path}: {err}") from None
@@ -513,6 +643,52 @@ class DocumentFrequencies:
         return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source=source)
 
 
+#: Frequencies shipped in the package: name -> file (in ``sparsecider/data``),
+#: the content hash that pins it, and where it comes from (``df info NAME``).
+NAMED: dict[str, dict] = {
+    "coco-val2014": {
+        "file": "coco-val2014.df.npz",
+        "sha": "f20d914b",
+        "n_images": 40504,
+        "description": (
+            "COCO val 2014: all 40,504 images x all 202,654 reference captions, PTB-tokenized "
+            "as the reference pipeline does (the CIDEr authors' coco-val-df), n = 1..4; "
+            "n-grams seen in one image left out (scores unchanged)"
+        ),
+        "source": "coco-val2014 (benchmarks/make_named_df.py)",
+        "credit": (
+            "Derived from the MS-COCO 2014 caption annotations, CC BY 4.0 "
+            "(Lin et al. 2014, 'Microsoft COCO: Common Objects in Context'; "
+            "Chen et al. 2015, 'Microsoft COCO Captions')"
+        ),
+    },
+}
+
+
+def names() -> list[str]:
+    """The names of the frequencies shipped in the package (:meth:`DocumentFrequencies.named`).
+
+    Examples
+    --------
+    >>> names()
+    ['coco-val2014']
+    """
+    return list(NAMED)
+
+
+@functools.cache
+def _load_named(name: str) -> DocumentFrequencies:
+    entry = NAMED[name]
+    with resources.as_file(resources.files("sparsecider") / "data" / entry["file"]) as path:
+        df = DocumentFrequencies.load(path)
+    if df.digest != entry["sha"] or df.name != name:
+        raise ValueError(
+            f"the shipped file {entry['file']} does not hold {name!r} (content hash "
+            f"{df.digest}, expected {entry['sha']}); reinstall sparsecider"
+        )
+    return df
+
+
 def merge_all(parts: Sequence[DocumentFrequencies]) -> DocumentFrequencies | None:
     """The sum of frequencies fitted on disjoint sets of images (None for none),
     in one k-way merge per order (see :func:`merge_sorted`).
@@ -536,5 +712,10 @@ def merge_all(parts: Sequence[DocumentFrequencies]) -> DocumentFrequencies | Non
     )  # fmt: skip
 
 
-def _rebuild(keys, counts, n_images, tokenizer, source) -> DocumentFrequencies:
-    return DocumentFrequencies(keys, counts, n_images=n_images, tokenizer=tokenizer, source=source)
+def _rebuild(
+    keys, counts, n_images, tokenizer, source, name=None, min_count=1
+) -> DocumentFrequencies:
+    return DocumentFrequencies(
+        keys, counts, n_images=n_images, tokenizer=tokenizer, source=source, name=name,
+        min_count=min_count,
+    )  # fmt: skip

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import reduce
 from ._checks import int_array
-from ._validate import check_options, warn_single_image
+from ._validate import check_options, warn_small_corpus
 from .corpus import check_id, reference_id_rows
 from .engine import token_statistics
 from .frequencies import DocumentFrequencies
@@ -47,7 +47,7 @@ def cider_d_ids(
     references : list, one entry per image
         A padded 2-D integer array (references x time) or a list of 1-D
         integer arrays.  Each sequence ends at its first ``eos``.
-    df : DocumentFrequencies or "corpus"
+    df : DocumentFrequencies, a name, or "corpus"
         Usually fitted once on the training references
         (:meth:`DocumentFrequencies.from_id_references`, or an ``*-idxs``
         legacy pickle through :meth:`DocumentFrequencies.from_pickle`).
@@ -131,7 +131,7 @@ def cider_d_ids(
                 f"image_index[{bad}] = {int(image[bad])} is not an image (0..{n_images - 1})"
             )
     cand_tokens = id_tokens(*id_sequences(cand, eos=eos, pad=pad, include_eos=include_eos))
-    warn_single_image(n_images, options.df)
+    warn_small_corpus(n_images, options.df, stacklevel=3)
     stats = token_statistics(
         ref_tokens, cand_tokens, image, offsets, n=options.n, clip=True, df=options.df
     )

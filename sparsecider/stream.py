@@ -71,7 +71,7 @@ import numpy as np
 
 from ._checks import check_int
 from ._stages import no_reference_words
-from ._validate import check_n_jobs, check_options, warn_single_image
+from ._validate import check_n_jobs, check_options, warn_small_corpus
 from .chunks import Chunk, chunks, fit_chunk, score_chunk
 from .corpus import Record, check_record, unique_ids
 from .frequencies import DocumentFrequencies, merge_all
@@ -362,7 +362,7 @@ def _score_stream(
     if not per_order:
         raise ValueError("records is empty: there are no images to score")
     n_images = len(ids)
-    warn_single_image(n_images, options.df)
+    warn_small_corpus(n_images, options.df, stacklevel=5)
     return CiderResult.from_per_order(
         np.concatenate(per_order),
         signature=options.signature(n_images),
@@ -394,10 +394,11 @@ def cider_d(
         One record per image: ``{"id", "candidate", "references"}``.
     n, sigma, tokenizer, scale
         As in :func:`sparsecider.cider_d`.
-    df : "corpus" or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, or DocumentFrequencies, default "corpus"
         ``"corpus"``: fitted on the records' references in a first pass
         (the records must then be readable twice: not a one-shot iterator).
-        A :class:`~sparsecider.DocumentFrequencies`: one pass only.
+        A name (``"coco-val2014"``) or a :class:`~sparsecider.DocumentFrequencies`:
+        one pass only.
     chunk_size : int, default 20000
         Images per chunk; memory grows with ``chunk_size * n_jobs``.
     n_jobs : int or None, default -1

@@ -40,8 +40,10 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         Length-penalty width (CIDEr-D).
     variant : {"cider-d", "cider"}, default "cider-d"
     tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
-    df : DocumentFrequencies or None, default None
-        Fitted frequencies to use instead of learning them in ``fit``.
+    df : DocumentFrequencies, a name, or None, default None
+        Fitted frequencies (or the name of frequencies shipped in the
+        package, such as ``"coco-val2014"``) to use instead of learning them
+        in ``fit``.
     n_features : int, default 2**20
         Columns per order in :meth:`transform`'s output (``n * n_features``
         in all).  An n-gram of order k goes to column
@@ -116,9 +118,9 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             raise ValueError(f"n_features must be an integer in 1..2**40, got {self.n_features!r}")
         if np.dtype(self.dtype) not in (np.float64, np.float32):
             raise ValueError(f"dtype must be float64 or float32, got {self.dtype!r}")
-        if self.df is not None and not isinstance(self.df, DocumentFrequencies):
+        if self.df is not None and not isinstance(self.df, DocumentFrequencies | str):
             raise TypeError(
-                f"df must be a DocumentFrequencies or None, got {type(self.df).__name__}"
+                f"df must be a DocumentFrequencies, a name or None, got {type(self.df).__name__}"
             )
         if self.variant == "cider":
             check_real("sigma", self.sigma)  # checked even where unused, as sklearn expects
@@ -166,9 +168,10 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             del self.df_
         options = self._check_params()
         if self.df is not None:
-            if self.df.n < options.n:
-                raise ValueError(f"df was fitted for n={self.df.n}; it cannot serve n={options.n}")
-            self.df_ = self.df
+            df = DocumentFrequencies.named(self.df) if isinstance(self.df, str) else self.df
+            if df.n < options.n:
+                raise ValueError(f"df was fitted for n={df.n}; it cannot serve n={options.n}")
+            self.df_ = df
         else:
             self.df_ = DocumentFrequencies.from_references(
                 documents(X), n=options.n, tokenizer=options.tokenizer

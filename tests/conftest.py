@@ -6,6 +6,7 @@ import warnings
 import pytest
 
 from benchmarks import datasets
+from sparsecider import SmallCorpusWarning
 
 # the fixture generators need Java and the `ref` extra; they are scripts, not tests
 collect_ignore = ["fixtures"]
@@ -28,4 +29,7 @@ def shared_data():
 def _no_stray_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
+        # most tests score a handful of images on purpose; the small-corpus
+        # advice has its own tests (test_named_df.py)
+        warnings.filterwarnings("ignore", category=SmallCorpusWarning)
         yield
