@@ -18,10 +18,28 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("SPARSECIDER_DATA", ROOT.parent / "shared" / "data"))
 FIXTURES = ROOT / "tests" / "fixtures"
+#: A copy of ``coco/`` kept in the repository (CC BY 4.0; see NOTICE), so a
+#: fresh clone runs the COCO parity tests without ``../shared``.
+VENDORED_COCO = ROOT / "tests" / "data" / "coco"
+
+
+def coco_dir() -> Path:
+    """The COCO folder: the shared data's, or the repository's copy."""
+    shared = DATA / "coco"
+    return (
+        shared
+        if (shared / "captions_val2014_reconstructed.ptb.json.gz").is_file()
+        else VENDORED_COCO
+    )
+
+
+def coco_available() -> bool:
+    return (coco_dir() / "captions_val2014_reconstructed.ptb.json.gz").is_file()
 
 
 def available() -> bool:
-    return (DATA / "coco" / "captions_val2014_reconstructed.ptb.json.gz").is_file()
+    """Whether the whole shared data folder is there (not only COCO)."""
+    return (DATA / "flickr8k" / "Flickr8k.token.ptb.json.gz").is_file()
 
 
 def _json(path: Path):
@@ -39,8 +57,8 @@ def coco_val() -> tuple[dict[int, str], dict[int, list[str]]]:
     tokenized by the reference pipeline (``tests/fixtures``).  Both dicts are
     in the annotation file's image order.
     """
-    ann = _json(DATA / "coco" / "captions_val2014_reconstructed.json.gz")
-    ptb = _json(DATA / "coco" / "captions_val2014_reconstructed.ptb.json.gz")
+    ann = _json(coco_dir() / "captions_val2014_reconstructed.json.gz")
+    ptb = _json(coco_dir() / "captions_val2014_reconstructed.ptb.json.gz")
     refs: dict[int, list[str]] = {img["id"]: [] for img in ann["images"]}
     for a in ann["annotations"]:
         refs[a["image_id"]].append(ptb[str(a["id"])])
@@ -50,13 +68,13 @@ def coco_val() -> tuple[dict[int, str], dict[int, list[str]]]:
 
 def coco_val_raw() -> tuple[dict[int, str], dict[int, list[str]]]:
     """COCO val 2014 as raw (untokenized) text, same layout as :func:`coco_val`."""
-    ann = _json(DATA / "coco" / "captions_val2014_reconstructed.json.gz")
+    ann = _json(coco_dir() / "captions_val2014_reconstructed.json.gz")
     refs: dict[int, list[str]] = {img["id"]: [] for img in ann["images"]}
     for a in ann["annotations"]:
         refs[a["image_id"]].append(a["caption"])
     sub = {
         r["image_id"]: r["caption"]
-        for r in _json(DATA / "coco" / "captions_val2014_random_submission.json.gz")
+        for r in _json(coco_dir() / "captions_val2014_random_submission.json.gz")
     }
     return {i: sub[i] for i in refs}, refs
 
@@ -139,8 +157,8 @@ def ptb_ground_truth() -> dict[str, tuple[list[str], list[str]]]:
     tokenized it as one sequence.
     """
     sets: dict[str, tuple[list[str], list[str]]] = {}
-    ann = _json(DATA / "coco" / "captions_val2014_reconstructed.json.gz")
-    ptb = _json(DATA / "coco" / "captions_val2014_reconstructed.ptb.json.gz")
+    ann = _json(coco_dir() / "captions_val2014_reconstructed.json.gz")
+    ptb = _json(coco_dir() / "captions_val2014_reconstructed.ptb.json.gz")
     sets["coco_val"] = (
         [a["caption"] for a in ann["annotations"]],
         [ptb[str(a["id"])] for a in ann["annotations"]],

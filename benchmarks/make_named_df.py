@@ -32,10 +32,10 @@ from sparsecider.frequencies import NAMED
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def coco_val2014_references(data: Path = datasets.DATA) -> list[list[str]]:
+def coco_val2014_references() -> list[list[str]]:
     """The PTB-tokenized references of every COCO val 2014 image, in the
     annotation file's image order (captions tokenized in file order)."""
-    with gzip.open(data / "coco" / "captions_val2014_reconstructed.json.gz", "rt") as f:
+    with gzip.open(datasets.coco_dir() / "captions_val2014_reconstructed.json.gz", "rt") as f:
         ann = json.load(f)
     tokens = sparsecider.ptb_tokenize([a["caption"] for a in ann["annotations"]])
     refs: dict = {img["id"]: [] for img in ann["images"]}

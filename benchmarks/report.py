@@ -45,6 +45,7 @@ def table() -> str:
                 f"(aac-metrics) | **{c['speedup_over_aac_metrics']:.1f}x** | max abs diff "
                 f"{c['agreement']['max_abs_diff_aac_metrics']:.1e} | |"
             )
+    rows += _bleu_rouge_rows()
     raw = _load("coco_val_raw")
     if raw:
         rows.append(
@@ -142,6 +143,126 @@ def table() -> str:
                 f"{coco['n_jobs_1']['median_s']:.2f} s with one thread, "
                 f"**{coco['speedup_median']:.2f}x**, bit-identical results.\n"
             )
+    text += _cjk_section()
+    text += _variants_section()
+    return text
+
+
+def _bleu_rouge_rows() -> list[str]:
+    """BLEU-4 and ROUGE-L on COCO val (``bench_bleu_rouge``): rows of the main table."""
+    b = _load("bleu_rouge")
+    if not b:
+        return []
+    agreement = b["agreement"]
+    sets = ", ".join(
+        f"{name} {a['captions']:,}" for name, a in agreement.items() if name != "coco_val_held_out"
+    )
+    rows = []
+    for scenario, label in (
+        ("coco_val", "random-submission candidates"),
+        ("coco_val_held_out", "each image's first reference as its candidate"),
+    ):
+        timing = b[scenario]
+        refs = timing.get("sizes", b["sizes"])["references"]
+        for metric, name, reference in (
+            ("bleu", "BLEU-1..4", "`Bleu(4)`"),
+            ("rouge_l", "ROUGE-L", "`Rouge`"),
+        ):
+            t = timing[metric]
+            worst = max(
+                v for a in agreement.values() for k, v in a.items()
+                if k.startswith(metric.split("_")[0]) and "diff" in k
+            )  # fmt: skip
+            rows.append(
+                f"| COCO val, pre-tokenized, {name}, {label} (`n_jobs=-1`; one thread) | "
+                f"{b['sizes']['images']:,} images, {refs:,} references | "
+                f"{t['sparsecider']['median_s']:.2f} s ({t['sparsecider_n_jobs_1']['median_s']:.2f}"
+                f" s) | {t['pycocoevalcap']['median_s']:.1f} s ({reference}) | "
+                f"**{t['speedup_median']:.1f}x** ({t['speedup_median_n_jobs_1']:.1f}x) | "
+                f"max abs diff {worst:.1e}, per caption and corpus ({sets} captions) | |"
+            )
+    return rows
+
+
+def _variants_section() -> str:
+    v = _load("variants")
+    if not v:
+        return ""
+    sc, cr, mb = v["self_cider"], v["cider_r"], v["mbr"]
+    a, s = sc["agreement"], sc["sizes"]
+    text = (
+        "\n### Self-CIDEr, CIDEr-R, consensus selection (`python -m benchmarks.bench_variants`)"
+        "\n\n| scenario | size | sparsecider (median) | reference (median) | ratio | agreement |"
+        "\n|---|---|---:|---:|---:|---|\n"
+        "| Self-CIDEr (`df='coco-val2014'`, kernels returned) | "
+        f"{s['images']:,} Karpathy test images x {s['candidates_per_image']} captions "
+        f"({s['pairs']:,} pairs) | {sc['sparsecider']['median_s']:.2f} s | "
+        f"{sc['reference']['median_s']:.1f} s (port of the authors' code) | "
+        f"**{sc['speedup_median']:.0f}x** | kernels {a['kernel_max_abs_diff']:.1e}, "
+        f"diversity {a['max_abs_diff']:.1e}; {a['n_singular_sets']} sets with identical captions: "
+        f"{a['singular_max_abs_diff_exact_oracle']:.1e} (exact zero eigenvalues), "
+        f"{a['singular_max_abs_diff_raw_oracle']:.1e} (the oracle's rounding noise) |\n"
+    )
+    reference = f"{cr['port']['median_s']:.1f} s (port)"
+    ratio = f"**{cr['speedup_over_port']:.0f}x**"
+    agreement = f"max abs diff {cr['agreement']['max_abs_diff_port']:.1e}"
+    if "sacreeos" in cr:
+        reference += f", {cr['sacreeos']['median_s']:.1f} s (SacreEOS)"
+        ratio += f", **{cr['speedup_over_sacreeos']:.0f}x**"
+        agreement += f" ({cr['agreement']['max_abs_diff_sacreeos']:.1e} against SacreEOS)"
+    text += (
+        f"| CIDEr-R, pre-tokenized | {cr['sizes']['images']:,} COCO val images | "
+        f"{cr['sparsecider']['median_s']:.2f} s (one thread: "
+        f"{cr['sparsecider_n_jobs_1']['median_s']:.2f} s) | {reference} | {ratio} | {agreement} |\n"
+        f"| consensus (MBR) selection | {mb['sizes']['images']:,} images x "
+        f"{mb['sizes']['candidates_per_image']} captions | {mb['sparsecider']['median_s']:.2f} s | "
+        f"{mb['cider_d_loop_extrapolated_s']:.0f} s (a `cider_d` call per candidate, "
+        f"extrapolated) | **{mb['speedup_over_cider_d_loop']:.0f}x** | max abs diff "
+        f"{mb['agreement']['max_abs_diff']:.1e} over {mb['agreement']['cider_d_calls']:,} calls |\n"
+        f"\nMedians of {len(sc['sparsecider']['runs_s'])} runs of sparsecider and "
+        f"{len(sc['reference']['runs_s'])} of each port"
+        + (", one of SacreEOS" if "sacreeos" in cr else "")
+        + "; the ports are checked against the reference code in `tests/` (SacreEOS: bit "
+        "for bit on all of COCO val when installed).\n"
+    )
+    return text
+
+
+def _cjk_section() -> str:
+    cj = _load("cjk_tokenizers")
+    if not cj:
+        return ""
+    text = (
+        "\n### CJK tokenizers (`python -m benchmarks.bench_cjk`)\n\n"
+        f"Generated captions ({cj['sizes']['images_per_language']:,} images per language, 3 to 6 "
+        "references each, `tests/fixtures/cjk_captions.py`). Agreement first: `cider_d` with "
+        "the tokenizer against pycocoevalcap's `Cider` on the library's own output joined with "
+        "spaces. Then `get_tokenizer(name).split` over all captions against the library loop "
+        "users write (for `char`, a Python loop over characters), and `cider_d` end to end "
+        "against that loop plus pycocoevalcap.\n\n"
+        "| tokenizer | language | captions | captions/s (library loop) | `cider_d` end to end "
+        "| loop + pycocoevalcap | ratio | agreement |\n|---|---|---:|---:|---:|---:|---:|---|\n"
+    )
+    for row in cj["rows"]:
+        text += (
+            f"| `{row['tokenizer']}` | {row['language']} | {row['captions']:,} | "
+            f"{row['captions_per_s']:,.0f} ({row['library_loop_captions_per_s']:,.0f}) | "
+            f"{row['cider_d_end_to_end']['median_s']:.2f} s | "
+            f"{row['library_loop_plus_pycocoevalcap']['median_s']:.2f} s | "
+            f"**{row['end_to_end_ratio']:.1f}x** | "
+            f"max abs diff {row['agreement']['max_abs_diff']:.1e} |\n"
+        )
+    alt = cj.get("alternatives")
+    if alt:
+        j, m, k = alt["jieba"], alt["mecab"], alt["kiwi"]
+        text += (
+            f"\nBatching and threads, measured (captions/s): jieba one call per caption "
+            f"{j['one_call_per_caption_per_s']:,.0f}, all captions joined in one call "
+            f"{j['all_joined_in_one_call_per_s']:,.0f}; MeCab (fugashi) one thread "
+            f"{m['one_thread_per_s']:,.0f}, two threads {m['two_threads_per_s']:,.0f} (it holds "
+            f"the GIL); Kiwi one call per caption {k['one_call_per_caption_per_s']:,.0f}, the "
+            f"whole batch on its {k['threads']} worker threads {k['whole_batch_per_s']:,.0f}.\n"
+        )
     return text
 
 

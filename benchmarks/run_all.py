@@ -1,8 +1,8 @@
 """Run every benchmark in turn, then rewrite the tables of benchmarks/README.md.
 
-Usage: ``python -m benchmarks.run_all [--skip NAME ...]`` (names: coco, raw,
-tokenize, rl, scaling, stream).  About half an hour on a 2-core machine,
-mostly the reference implementation.  Each benchmark checks agreement before
+Usage: ``python -m benchmarks.run_all [--skip NAME ...]`` (names: coco, bleu_rouge, raw,
+tokenize, rl, scaling, stream, cjk, variants).  About half an hour on a 2-core
+machine, mostly the reference implementation.  Each benchmark checks agreement before
 timing and stops the run on a disagreement.
 """
 
@@ -15,11 +15,14 @@ from benchmarks import common, report
 
 BENCHMARKS = {
     "coco": "benchmarks.bench_coco",
+    "bleu_rouge": "benchmarks.bench_bleu_rouge",
     "raw": "benchmarks.bench_raw",
     "tokenize": "benchmarks.bench_tokenize",
     "rl": "benchmarks.bench_rl",
     "scaling": "benchmarks.bench_scaling",
     "stream": "benchmarks.bench_stream",
+    "cjk": "benchmarks.bench_cjk",
+    "variants": "benchmarks.bench_variants",
 }
 
 

@@ -9,6 +9,12 @@ cider_d, cider
     Score candidates against references; return a :class:`CiderResult`.
 cider_d_ids
     CIDEr-D of integer token-id arrays (self-critical training rewards).
+bleu, rouge_l
+    BLEU-1..4 and ROUGE-L exactly as pycocoevalcap's ``Bleu`` and ``Rouge``
+    (the rest of the COCO caption table, without Java).
+self_cider, mbr_select, cider_r
+    Variants over the same statistics: Self-CIDEr diversity of candidate
+    sets, consensus (MBR) selection among candidates, CIDEr-R.
 CiderResult, Signature
     The one result type (corpus score, per-candidate scores, per-order
     values) and the signature that says how the number was made.
@@ -27,9 +33,14 @@ from __future__ import annotations
 from ._validate import SmallCorpusWarning
 from ._version import __version__
 from .api import cider, cider_d
+from .bleu import bleu
+from .cider_r import cider_r
+from .diversity import self_cider
 from .frequencies import DocumentFrequencies
 from .ids import cider_d_ids
+from .mbr import mbr_select
 from .result import CiderResult, Signature
+from .rouge import rouge_l
 from .tokenizers import ptb_tokenize
 
 
@@ -49,8 +60,13 @@ __all__ = [
     "Signature",
     "SmallCorpusWarning",
     "__version__",
+    "bleu",
     "cider",
     "cider_d",
     "cider_d_ids",
+    "cider_r",
+    "mbr_select",
     "ptb_tokenize",
+    "rouge_l",
+    "self_cider",
 ]

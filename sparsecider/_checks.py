@@ -15,7 +15,18 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
-__all__ = ["check_int", "check_real", "describe_keys", "int_array", "type_name"]
+__all__ = [
+    "MAX_N",
+    "check_int",
+    "check_real",
+    "describe_keys",
+    "int_array",
+    "type_name",
+]
+
+#: The highest n-gram order accepted anywhere (CIDEr uses 4; cost and memory
+#: grow linearly with n, so a typo such as n=10**6 must not start the work).
+MAX_N = 64
 
 
 def type_name(x: object) -> str:
@@ -36,7 +47,7 @@ def describe_keys(keys: Sequence[Hashable], limit: int = 5) -> str:
     return f"[{shown}]" + (f" and {more} more" if more > 0 else "")
 
 
-def check_int(name: str, value: object, *, minimum: int = 1) -> int:
+def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None = None) -> int:
     """An integer (not a bool) >= ``minimum``, as a Python ``int``.
 
     Examples
@@ -56,11 +67,14 @@ def check_int(name: str, value: object, *, minimum: int = 1) -> int:
         raise TypeError(f"{name} must be an integer, got {type_name(value)} {value!r:.60}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
     return int(value)
 
 
-def check_real(name: str, value: object) -> float:
-    """A finite real number > 0 (not a bool), as a Python ``float``.
+def check_real(name: str, value: object, *, low: float = 0.0, high: float = float("inf")) -> float:
+    """A finite real number > 0 (not a bool), as a Python ``float``, within
+    ``[low, high]`` when given (the range where the arithmetic stays finite).
 
     Examples
     --------
@@ -75,6 +89,11 @@ def check_real(name: str, value: object) -> float:
         raise TypeError(f"{name} must be a number, got {type_name(value)} {value!r:.60}")
     if not (np.isfinite(value) and value > 0):
         raise ValueError(f"{name} must be a finite number > 0, got {value}")
+    if not low <= value <= high:
+        raise ValueError(
+            f"{name} must lie in [{low:g}, {high:g}] (outside it the arithmetic overflows "
+            f"or underflows to nan), got {value}"
+        )
     return float(value)
 
 
@@ -98,4 +117,6 @@ def int_array(value: object, where: str, ndim: int) -> np.ndarray:
         raise ValueError(f"{where} must be a {ndim}-D integer array, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":
         raise TypeError(f"{where} must hold integer token ids, got dtype {arr.dtype}")
+    if arr.size and arr.dtype == np.uint64 and arr.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{where} holds ids above 2**63 - 1, got {int(arr.max())}")
     return arr.astype(np.int64, copy=False)

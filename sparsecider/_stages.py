@@ -109,7 +109,9 @@ def prepare(
         slots=slots,
         pair_candidate=pair_c,
         pair_reference=pair_r,
-        length_delta=cand_len[pair_c] - ref_len[pair_r],
+        # with n = 1 there are no bigrams: the reference (n honoured) gives every
+        # caption length 0, so no length penalty
+        length_delta=(cand_len[pair_c] - ref_len[pair_r]) if n >= 2 else np.zeros_like(pair_c),
         keys=list(ngram_keys(tokens.hashes, tokens.lengths, n)),
         orders=[None] * n,
     )

@@ -55,7 +55,12 @@ def _prepare_shard(
     c0, c1 = np.searchsorted(corpus.candidate_image, [start, stop]).tolist()
     refs, cands = corpus.references, corpus.candidates
     ref_tokens = tokenize_slice(refs[r0:r1], tokenizer, (refs[i] for i in range(r1, len(refs))))
-    cand_tokens = tokenize_slice(cands[c0:c1], tokenizer, (cands[i] for i in range(c1, len(cands))))
+    if cands is refs and (c0, c1) == (r0, r1):  # the same captions: tokenized once
+        cand_tokens = ref_tokens
+    else:
+        cand_tokens = tokenize_slice(
+            cands[c0:c1], tokenizer, (cands[i] for i in range(c1, len(cands)))
+        )
     cand_image = corpus.candidate_image[c0:c1] - start
     ref_offsets = offsets[start : stop + 1] - r0
     prepared = prepare(ref_tokens, cand_tokens, cand_image, ref_offsets, n=n)

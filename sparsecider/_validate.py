@@ -16,7 +16,7 @@ import os
 import warnings
 from dataclasses import dataclass
 
-from ._checks import check_int, check_real
+from ._checks import MAX_N, check_int, check_real
 from .frequencies import NAMED, DocumentFrequencies
 from .result import Signature
 from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
@@ -110,11 +110,35 @@ def check_options(
     >>> o.n, o.sigma, o.metric, str(o.signature(3))
     (4, 6.0, 'CIDEr-D', 'CIDEr-D|n:4|sigma:6|df:corpus(n_images=3)|tok:ptb|version:...')
     """
-    n = check_int("n", n)
-    sigma = None if sigma is None else check_real("sigma", sigma)
-    scale = check_real("scale", scale)
+    n = check_int("n", n, maximum=MAX_N)
+    # sigma**2 must neither underflow to 0 nor overflow; scale times a value
+    # of at most 1 must stay finite
+    sigma = None if sigma is None else check_real("sigma", sigma, low=1e-150, high=1e150)
+    scale = check_real("scale", scale, high=1e300)
     frequencies = check_df(df, n)
-    return Options(n, sigma, scale, get_tokenizer(tokenizer), frequencies)
+    resolved = get_tokenizer(tokenizer)
+    if frequencies is not None:
+        warn_tokenizer_mismatch(frequencies, resolved.name)
+    return Options(n, sigma, scale, resolved, frequencies)
+
+
+# PTB output is whitespace-separated tokens: frequencies fitted on either
+# serve captions tokenized by the other beforehand (pycocoevalcap's own setup)
+_INTERCHANGEABLE = {"ptb", "whitespace"}
+
+
+def warn_tokenizer_mismatch(df: DocumentFrequencies, tokenizer: str) -> None:
+    """Warn when frequencies fitted on one tokenizer's tokens score another's."""
+    if df.tokenizer == tokenizer or {df.tokenizer, tokenizer} <= _INTERCHANGEABLE:
+        return
+    warnings.warn(
+        f"the document frequencies ({df.describe()}) were fitted on tokens of "
+        f"tokenizer {df.tokenizer!r}, but the captions are tokenized with {tokenizer!r}: "
+        "n-grams will not match and idf values will be wrong; fit the frequencies with "
+        "the same tokenizer",
+        UserWarning,
+        stacklevel=4,
+    )
 
 
 def check_n_jobs(n_jobs: object) -> int:

@@ -4,9 +4,12 @@
 
     sparsecider score -r captions_val2014.json -c results.json [--bootstrap 1000]
     sparsecider score -r refs.jsonl -c sys_a.jsonl -c sys_b.jsonl --paired --format text
+    sparsecider score -r captions_val2014.json -c results.json --metric bleu,rouge-l,cider-d
     sparsecider df fit -o coco-train.df.npz train_annotations.json
     sparsecider df info coco-train.df.npz
     sparsecider df convert coco-train-idxs.p -o coco-train-idxs.df.npz
+    sparsecider diversity -c samples.json -r captions_val2014.json [--per-image OUT]
+    sparsecider select -c nbest.json -o chosen.json [--against references -r REFS]
     sparsecider --demo
 
 Errors are one line on stderr naming the file and the line or image id, with
@@ -17,24 +20,35 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
+
 from ._version import __version__
 from .api import cider, cider_d
+from .bleu import bleu
+from .cider_r import cider_r
 from .demo import PUBLISHED_CIDER_D, load_demo
+from .diversity import self_cider
 from .frequencies import NAMED, DocumentFrequencies
 from .io.captions import (
     FORMATS,
     CaptionFileError,
     align,
     atomic_write,
+    check_output,
     read_candidates,
     read_references,
 )
+from .mbr import mbr_select
+from .rouge import rouge_l
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
+from .tokenizers import registered
 
 __all__ = ["main"]
 
@@ -100,6 +114,10 @@ def _score_one(args, df, references, cand_path: str) -> dict:
     start = time.perf_counter()
     if args.metric == "cider":
         result = cider(cands, refs, n=args.n, df=df, tokenizer=args.tokenizer, n_jobs=args.n_jobs)
+    elif args.metric == "cider-r":  # SacreEOS's defaults (repeat 0.8, length 0.2, alpha 1)
+        result = cider_r(cands, refs, n=args.n, df=df, tokenizer=args.tokenizer, n_jobs=args.n_jobs)
+    elif args.metric == "rouge-l":
+        result = rouge_l(cands, refs, tokenizer=args.tokenizer, n_jobs=args.n_jobs)
     else:
         result = cider_d(
             cands, refs, n=args.n, sigma=args.sigma, df=df, tokenizer=args.tokenizer,
@@ -109,6 +127,8 @@ def _score_one(args, df, references, cand_path: str) -> dict:
         "candidates": candidates.source,
         **_summary(result),
         "unscored_reference_images": unscored,
+        # empty candidates score 0, as in pycocoevalcap (and lower the mean)
+        "empty_candidates": sum(1 for c in cands if not c.strip()),
         "timings": {"read_s": round(read_s, 4), "score_s": round(time.perf_counter() - start, 4)},
     }
     if args.bootstrap:
@@ -161,8 +181,12 @@ def _text_line(entry: dict, prefix: str = "") -> str:
 
 
 def _cmd_score(args) -> int:
+    if len(args.metrics) > 1 or args.metrics == ["bleu"] or args.format == "table":
+        return _cmd_table(args)
     if args.paired and len(args.candidates) < 2:
         raise UsageError("--paired compares systems: give two or more -c files")
+    if args.per_image:
+        check_output(args.per_image, [*args.references, *args.candidates])
     df = _load_df(args.df)
     start = time.perf_counter()
     references = read_references(args.references, args.input_format)
@@ -212,6 +236,131 @@ def _cmd_score(args) -> int:
     return 0
 
 
+# ---- sparsecider score --metric bleu,rouge-l,cider-d: the paper table -----------------
+
+SCORE_METRICS = ("cider-d", "cider", "cider-r", "bleu", "rouge-l")
+_CIDER_FAMILY = ("cider-d", "cider", "cider-r")
+
+
+def _metric_list(text: str) -> list[str]:
+    """``--metric bleu,rouge-l,cider-d`` as a list (repeats dropped), checked."""
+    metrics = list(dict.fromkeys(m.strip().lower() for m in text.split(",")))
+    unknown = [m for m in metrics if m not in SCORE_METRICS]
+    if unknown:
+        raise UsageError(
+            f"--metric {text}: unknown {', '.join(map(repr, unknown))}; use one or a comma "
+            "list of " + ", ".join(SCORE_METRICS)
+        )
+    return metrics
+
+
+def _score_metric(metric: str, cands: list[str], refs: list[list[str]], args, df):
+    """One metric's result (the options it does not take are not passed)."""
+    common = {"tokenizer": args.tokenizer, "n_jobs": args.n_jobs}
+    if metric == "bleu":
+        return bleu(cands, refs, n=args.n, **common)
+    if metric == "rouge-l":
+        return rouge_l(cands, refs, **common)
+    if metric == "cider":
+        return cider(cands, refs, n=args.n, df=df, **common)
+    if metric == "cider-r":
+        return cider_r(cands, refs, n=args.n, df=df, **common)
+    return cider_d(cands, refs, n=args.n, sigma=args.sigma, df=df, **common)
+
+
+def _table_row(args, df, references, cand_path: str) -> dict:
+    """Every metric of ``args.metrics`` for one candidates file."""
+    start = time.perf_counter()
+    candidates = read_candidates(cand_path, args.input_format)
+    ids, cands, refs, unscored = align(references, candidates)
+    read_s = time.perf_counter() - start
+    start = time.perf_counter()
+    scores, signatures, per_image = {}, {}, {}
+    for metric in args.metrics:
+        result = _score_metric(metric, cands, refs, args, df)
+        if metric == "bleu":  # BLEU-1 .. BLEU-n, one signature
+            for k in range(result.per_order.shape[1]):
+                scores[f"BLEU-{k + 1}"] = float(result.corpus_per_order[k])
+                per_image[f"BLEU-{k + 1}"] = result.per_order[:, k].tolist()
+        else:
+            scores[result.metric] = result.score
+            per_image[result.metric] = result.scores.tolist()
+        signatures[result.metric] = result.signature
+    entry = {
+        "candidates": candidates.source,
+        "scores": scores,
+        "signatures": signatures,
+        "n_images": result.n_images,
+        "n_candidates": result.n_candidates,
+        "unscored_reference_images": unscored,
+        "empty_candidates": sum(1 for c in cands if not c.strip()),
+        "timings": {"read_s": round(read_s, 4), "score_s": round(time.perf_counter() - start, 4)},
+    }
+    return {"entry": entry, "ids": ids, "per_image": per_image}
+
+
+def _signature_of(entry: dict, name: str) -> str:
+    """The signature of one column (BLEU-1 .. BLEU-n share BLEU's)."""
+    if name in entry["signatures"]:
+        return entry["signatures"][name]
+    return next(s for m, s in entry["signatures"].items() if m.startswith("BLEU"))
+
+
+def _cmd_table(args) -> int:
+    """``score`` with several metrics (or BLEU, or ``--format table``)."""
+    if args.bootstrap or args.paired:
+        raise UsageError(
+            "--bootstrap and --paired resample one mean score: give one of "
+            + ", ".join(m for m in SCORE_METRICS if m != "bleu")
+            + " (corpus BLEU is not a mean over images)"
+        )
+    if args.df != "corpus" and not set(args.metrics) & set(_CIDER_FAMILY):
+        raise UsageError(f"--df {args.df}: document frequencies are used by CIDEr only")
+    if args.per_image:
+        check_output(args.per_image, [*args.references, *args.candidates])
+    df = _load_df(args.df)
+    start = time.perf_counter()
+    references = read_references(args.references, args.input_format)
+    read_refs_s = time.perf_counter() - start
+    rows = [_table_row(args, df, references, p) for p in _progress(args.candidates, "scoring")]
+    if args.per_image:
+        _write_lines(args.per_image, [
+            {"id": image_id, **({"system": row["entry"]["candidates"]} if len(rows) > 1 else {}),
+             **{name: values[i] for name, values in row["per_image"].items()}}
+            for row in rows for i, image_id in enumerate(row["ids"])
+        ])  # fmt: skip
+    entries = [row["entry"] for row in rows]
+    names = list(entries[0]["scores"])
+    if args.format == "table":
+        print("| candidates | " + " | ".join(names) + " |")
+        print("|---|" + "---:|" * len(names))
+        for e in entries:
+            print(f"| {e['candidates']} | " + " | ".join(f"{e['scores'][m]:.4f}" for m in names)
+                  + " |")  # fmt: skip
+        print()
+        for metric, signature in entries[0]["signatures"].items():
+            print(f"{metric}: {signature}")
+    elif args.format == "text":
+        for e in entries:
+            prefix = f"{e['candidates']}: " if len(entries) > 1 else ""
+            for name, value in e["scores"].items():
+                print(f"{prefix}{name} = {value:.4f} | {_signature_of(e, name)}")
+    elif args.format == "tsv":
+        print("candidates\tmetric\tscore\tn_images\tsignature")
+        for e in entries:
+            for name, value in e["scores"].items():
+                print(
+                    f"{e['candidates']}\t{name}\t{value!r}\t{e['n_images']}\t"
+                    f"{_signature_of(e, name)}"
+                )
+    else:
+        payload: dict = entries[0] if len(entries) == 1 else {"systems": entries}
+        payload["references"] = references.source
+        payload["read_references_s"] = round(read_refs_s, 4)
+        print(json.dumps(payload, indent=2))
+    return 0
+
+
 # ---- sparsecider df --------------------------------------------------------------
 
 
@@ -239,6 +388,10 @@ def _describe_df(df: DocumentFrequencies, path: str | None = None) -> dict:
 
 
 def _cmd_df(args) -> int:
+    if args.df_command == "fit":
+        check_output(args.output, args.references)
+    elif args.df_command == "convert":
+        check_output(args.output, [args.legacy])
     if args.df_command == "fit":
         refs = read_references(args.references, args.input_format)
         df = DocumentFrequencies.from_references(refs.captions, n=args.n, tokenizer=args.tokenizer)
@@ -270,6 +423,7 @@ def _cmd_df(args) -> int:
 def _cmd_stream(args) -> int:
     from . import stream
 
+    check_output(args.output, args.records)
     df = _load_df(args.df)
     options = dict(
         n=args.n, df=df, tokenizer=args.tokenizer, chunk_size=args.chunk_size,
@@ -300,6 +454,106 @@ def _cmd_stream(args) -> int:
         "seconds": round(seconds, 3),
         "images_per_second": round(result.n_images / seconds, 1) if seconds > 0 else None,
     }, indent=2))  # fmt: skip
+    return 0
+
+
+# ---- sparsecider diversity / select: several captions per image ----------------------
+
+
+def _candidate_sets(args) -> tuple[list, list[list[str]], object]:
+    """Each image's captions from ``-c`` (several per image), and the references (or None)."""
+    sets = read_candidates(args.candidates, args.input_format, several=True)
+    references = read_references(args.references, args.input_format) if args.references else None
+    return sets.ids, sets.captions, references
+
+
+def _write_lines(path: str, rows: list[dict]) -> None:
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as f:
+            for row in rows:
+                f.write((json.dumps(row) + "\n").encode("utf-8"))
+
+    atomic_write(path, write)
+
+
+def _cmd_diversity(args) -> int:
+    if args.per_image:
+        check_output(args.per_image, [args.candidates, *(args.references or [])])
+    start = time.perf_counter()
+    ids, sets, references = _candidate_sets(args)
+    df = _load_df(args.df)
+    if df == "corpus":
+        if references is None:
+            raise UsageError(
+                "Self-CIDEr needs document frequencies: give -r REFS (those of every image of "
+                "the file, as the authors count them over captions_val2014.json), or --df "
+                "coco-val2014 or a file written by 'sparsecider df fit'"
+            )
+        df = DocumentFrequencies.from_references(
+            references.captions, n=args.n, tokenizer=args.tokenizer
+        ).renamed("references")
+    read_s = time.perf_counter() - start
+    start = time.perf_counter()
+    result = self_cider(sets, df=df, n=args.n, tokenizer=args.tokenizer, n_jobs=args.n_jobs)
+    sizes = np.unique(result.sizes, return_counts=True)
+    entry = {
+        "candidates": args.candidates,
+        "metric": "Self-CIDEr",
+        "score": result.score,
+        "signature": result.signature,
+        "n_images": result.n_images,
+        "n_candidates": int(result.sizes.sum()),
+        "set_sizes": {str(k): int(v) for k, v in zip(*sizes, strict=True)},
+        "references": references.source if references is not None else None,
+        "timings": {"read_s": round(read_s, 4), "score_s": round(time.perf_counter() - start, 4)},
+    }
+    if args.per_image:
+        _write_lines(args.per_image, [
+            {"id": i, "self_cider": s, "n_captions": int(m)}
+            for i, s, m in zip(ids, result.scores.tolist(), result.sizes.tolist(), strict=True)
+        ])  # fmt: skip
+    print(_text_line(entry) if args.format == "text" else json.dumps(entry, indent=2))
+    return 0
+
+
+def _cmd_select(args) -> int:
+    check_output(args.output, [args.candidates, *(args.references or [])])
+    ids, sets, references = _candidate_sets(args)
+    refs = None
+    if args.against == "references":
+        if references is None:
+            raise UsageError("--against references needs -r REFS")
+        ref_of = dict(zip(references.ids, references.captions, strict=True))
+        missing = [i for i in ids if not ref_of.get(i)]
+        if missing:
+            raise UsageError(
+                f"{args.candidates}: {len(missing)} image(s) without references in "
+                f"{references.source}: {', '.join(map(repr, missing[:5]))}"
+            )
+        refs = [ref_of[i] for i in ids]
+    elif references is not None:
+        raise UsageError("-r REFS is used only with --against references")
+    pick = mbr_select(
+        sets, refs, against=args.against, n=args.n, sigma=args.sigma, df=_load_df(args.df),
+        tokenizer=args.tokenizer, n_jobs=args.n_jobs,
+    )  # fmt: skip
+    chosen = [{"image_id": i, "caption": c} for i, c in zip(ids, pick.captions, strict=True)]
+    atomic_write(args.output, lambda tmp: Path(tmp).write_text(json.dumps(chosen) + "\n"))
+    if args.per_image:
+        _write_lines(args.per_image, [
+            {"id": i, "index": k, "score": s}
+            for i, k, s in zip(ids, pick.index.tolist(), pick.scores.tolist(), strict=True)
+        ])  # fmt: skip
+    entry = {
+        "candidates": args.candidates,
+        "metric": pick.signature.metric,
+        "score": pick.score,
+        "signature": pick.signature,
+        "n_images": pick.n_images,
+        "n_candidates": int(pick.candidate_scores.shape[0]),
+        "output": args.output,
+    }
+    print(_text_line(entry) if args.format == "text" else json.dumps(entry, indent=2))
     return 0
 
 
@@ -338,6 +592,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _nonnegative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sparsecider",
@@ -362,22 +626,25 @@ def build_parser() -> argparse.ArgumentParser:
                        help="candidates: COCO results, JSON lines or text; repeat for several "
                        "systems")  # fmt: skip
     score.add_argument("--input-format", choices=FORMATS, default="auto", help="override detection")
-    score.add_argument("--metric", choices=["cider-d", "cider"], default="cider-d")
-    score.add_argument("--tokenizer", choices=["ptb", "whitespace"], default="ptb",
+    score.add_argument("--metric", default="cider-d", metavar="METRIC[,METRIC...]",
+                       help="one or a comma list of " + ", ".join(SCORE_METRICS) + " (bleu: "
+                       "BLEU-1..4); several give the paper table (see --format table)")  # fmt: skip
+    score.add_argument("--tokenizer", choices=registered(), default="ptb",
                        help="ptb: raw text, as pycocoevalcap; whitespace: already "
-                       "tokenized")  # fmt: skip
+                       "tokenized; char, jieba (Chinese), mecab (Japanese), kiwi (Korean): "
+                       "see the README")  # fmt: skip
     score.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE",
                        help="document frequencies: from the references (corpus), shipped in "
                        "the package (coco-val2014; see 'sparsecider df list') or a file "
                        "written by 'sparsecider df fit'")  # fmt: skip
     score.add_argument("--n", type=_positive_int, default=4)
     score.add_argument("--sigma", type=float, default=6.0)
-    score.add_argument("--format", choices=["json", "text", "tsv"], default="json")
+    score.add_argument("--format", choices=["json", "text", "tsv", "table"], default="json")
     score.add_argument("--per-image", metavar="OUT", help="write one JSON line per image to OUT")
     score.add_argument("--bootstrap", type=_positive_int, metavar="N",
                        help="percentile bootstrap confidence interval over N resamples of "
                        "images")  # fmt: skip
-    score.add_argument("--seed", type=int, default=12345)
+    score.add_argument("--seed", type=_nonnegative_int, default=12345)
     score.add_argument("--confidence", type=float, default=0.95)
     score.add_argument("--paired", action="store_true",
                        help="paired significance of each system against the first")  # fmt: skip
@@ -398,7 +665,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("-o", "--output", required=True, metavar="OUT",
                     help="per-image scores (JSON lines); with --fit-only, the df file")  # fmt: skip
     st.add_argument("--metric", choices=["cider-d", "cider"], default="cider-d")
-    st.add_argument("--tokenizer", choices=["ptb", "whitespace"], default="ptb")
+    st.add_argument("--tokenizer", choices=registered(), default="ptb")
     st.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE")
     st.add_argument("--n", type=_positive_int, default=4)
     st.add_argument("--sigma", type=float, default=6.0)
@@ -410,13 +677,45 @@ def build_parser() -> argparse.ArgumentParser:
                     help="only fit the document frequencies and save them to OUT")  # fmt: skip
     st.add_argument("--progress", action="store_true", help="progress bars (needs tqdm)")
 
+    for name, helptext in (
+        ("diversity", "Self-CIDEr of each image's set of captions (several per image)"),
+        ("select", "consensus (MBR) selection of one caption per image; writes a results file"),
+    ):
+        sets = sub.add_parser(name, help=helptext, description=helptext + ".")
+        sets.add_argument("-c", "--candidates", required=True, metavar="CANDS",
+                          help="several captions per image: COCO results (repeated image "
+                          "ids), JSON lines (a list or repeated lines per id) or text "
+                          "(tab-separated)")  # fmt: skip
+        sets.add_argument("-r", "--references", action="append", metavar="REFS",
+                          help="diversity: references whose document frequencies weigh the "
+                          "n-grams (every image of the file); select: the references of "
+                          "--against references")  # fmt: skip
+        sets.add_argument("--input-format", choices=FORMATS, default="auto")
+        sets.add_argument("--tokenizer", choices=registered(), default="ptb")
+        sets.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE",
+                          help="document frequencies: corpus (diversity: from -r REFS; "
+                          "select: from what is scored against), a shipped name (coco-val2014) "
+                          "or a file")  # fmt: skip
+        sets.add_argument("--n", type=_positive_int, default=4)
+        sets.add_argument("--per-image", metavar="OUT", help="write one JSON line per image")
+        sets.add_argument("--format", choices=["json", "text"], default="json")
+        sets.add_argument("--n-jobs", type=int, default=-1, help="threads (default: one per CPU)")
+        if name == "select":
+            sets.add_argument("-o", "--output", required=True, metavar="OUT",
+                              help="the chosen captions, a COCO results file")  # fmt: skip
+            sets.add_argument("--against", choices=["candidates", "references"],
+                              default="candidates",
+                              help="candidates: consensus (mean CIDEr-D against the set's other "
+                              "captions); references: the oracle best-of-n")  # fmt: skip
+            sets.add_argument("--sigma", type=float, default=6.0)
+
     df = sub.add_parser("df", help="document frequencies: fit, info, list, convert")
     df_sub = df.add_subparsers(dest="df_command", required=True)
     fit = df_sub.add_parser("fit", help="fit on references and save")
     fit.add_argument("references", nargs="+", metavar="REFS")
     fit.add_argument("-o", "--output", required=True)
     fit.add_argument("--n", type=_positive_int, default=4)
-    fit.add_argument("--tokenizer", choices=["ptb", "whitespace"], default="ptb")
+    fit.add_argument("--tokenizer", choices=registered(), default="ptb")
     fit.add_argument("--input-format", choices=FORMATS, default="auto")
     fit.add_argument("--name", help="a name for the frequencies, shown in signatures")
     fit.add_argument("--prune", action="store_true",
@@ -433,9 +732,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _terminate(signum, frame) -> None:
+    # SIGTERM unwinds like Ctrl-C, so temporary outputs are removed on the way
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return _run(parser, args)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         if args.demo:
             return _demo(args.format)
@@ -444,14 +759,22 @@ def main(argv: list[str] | None = None) -> int:
                 raise UsageError(f"--confidence must be between 0 and 1, got {args.confidence}")
             if not args.sigma > 0:
                 raise UsageError(f"--sigma must be > 0, got {args.sigma}")
+            args.metrics = _metric_list(args.metric)
+            args.metric = args.metrics[0]
             return _cmd_score(args)
         if args.command == "df":
             return _cmd_df(args)
+        if args.command == "diversity":
+            return _cmd_diversity(args)
+        if args.command == "select":
+            if not args.sigma > 0:
+                raise UsageError(f"--sigma must be > 0, got {args.sigma}")
+            return _cmd_select(args)
         if args.command == "stream":
             if not args.sigma > 0:
                 raise UsageError(f"--sigma must be > 0, got {args.sigma}")
             return _cmd_stream(args)
-    except (UsageError, CaptionFileError, ValueError, TypeError, OSError) as err:
+    except (UsageError, CaptionFileError, ValueError, TypeError, OSError, ImportError) as err:
         print(f"sparsecider: error: {err}", file=sys.stderr)
         return 1
     parser.print_help(sys.stderr)

@@ -5,7 +5,11 @@ name, computes CIDEr-D) and ``CiderD`` replaces the ``CiderD`` class of the
 CIDEr authors' repository and of the self-critical training code derived
 from it.  Same constructor, same ``compute_score(gts, res)`` inputs, same
 ``(float, ndarray)`` return value and the same numbers, computed by
-:func:`sparsecider.cider_d`.
+:func:`sparsecider.cider_d`.  ``Bleu`` and ``Rouge`` replace pycocoevalcap's
+``Bleu`` and ``Rouge`` (:func:`sparsecider.bleu`, :func:`sparsecider.rouge_l`),
+and ``COCOEvalCap`` fills the COCO caption table (BLEU-1..4, ROUGE-L,
+CIDEr) without Java, METEOR and SPICE being delegated to pycocoevalcap on
+request.
 
 Differences, all deliberate:
 
@@ -27,17 +31,24 @@ Examples
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import describe_keys
+from ._checks import check_int, describe_keys
 from .api import cider_d
+from .bleu import corpus_bleu, corpus_statistics, sentence_bleu
+from .corpus import as_corpus
 from .frequencies import NAMED, DocumentFrequencies
 from .io.captions import load_annotations, load_results
+from .rouge import rouge_l
+from .tokenizers import get_tokenizer
 from .tokenizers.ptb import ptb_tokenize
 
-__all__ = ["COCOEvalCap", "Cider", "CiderD", "PTBTokenizer"]
+__all__ = ["Bleu", "COCOEvalCap", "Cider", "CiderD", "EvalScores", "PTBTokenizer", "Rouge"]
 
 
 def _one_caption(value: object, where: str) -> str:
@@ -49,6 +60,23 @@ def _one_caption(value: object, where: str) -> str:
     if len(value) != 1:
         raise ValueError(f"{where} must hold exactly one caption, got {len(value)}")
     return value[0]
+
+
+def _candidates(gts: object, res: object) -> dict:
+    """``res``'s one caption per image, in the order of ``gts``'s keys (checked)."""
+    if not isinstance(gts, Mapping) or not isinstance(res, Mapping):
+        raise TypeError(
+            f"gts and res must be dicts keyed by image id, got {type(gts).__name__} "
+            f"and {type(res).__name__}"
+        )
+    if gts.keys() != res.keys():
+        only_g = [k for k in gts if k not in res]
+        only_r = [k for k in res if k not in gts]
+        raise ValueError(
+            "gts and res must have the same image ids; "
+            f"only in gts: {describe_keys(only_g)}; only in res: {describe_keys(only_r)}"
+        )
+    return {k: _one_caption(res[k], f"res[{k!r}]") for k in gts}
 
 
 def _df_option(df: object) -> object:
@@ -167,21 +195,8 @@ class Cider:
         ...
         ValueError: gts and res must have the same image ids; only in gts: [2]; only in res: []
         """
-        if not isinstance(gts, Mapping) or not isinstance(res, Mapping):
-            raise TypeError(
-                f"gts and res must be dicts keyed by image id, got {type(gts).__name__} "
-                f"and {type(res).__name__}"
-            )
-        if gts.keys() != res.keys():
-            only_g = [k for k in gts if k not in res]
-            only_r = [k for k in res if k not in gts]
-            raise ValueError(
-                "gts and res must have the same image ids; "
-                f"only in gts: {describe_keys(only_g)}; only in res: {describe_keys(only_r)}"
-            )
         # scores follow gts's key order, as pycocoevalcap's
-        candidates = {k: _one_caption(res[k], f"res[{k!r}]") for k in gts}
-        return self._score(candidates, gts)
+        return self._score(_candidates(gts, res), gts)
 
     def method(self) -> str:
         """The metric's name, as pycocoevalcap reports it.
@@ -308,6 +323,136 @@ class CiderD(Cider):
         return self._score(candidates, references)
 
 
+class Bleu:
+    """pycocoevalcap's ``Bleu``: BLEU-1..n of already tokenized captions.
+
+    Parameters
+    ----------
+    n : int, default 4
+        Highest n-gram order (pycocoevalcap raises ``IndexError`` for n > 4;
+        here larger n extend the same formula).
+
+    See Also
+    --------
+    sparsecider.bleu : The function doing the work, with more options.
+
+    Examples
+    --------
+    >>> gts = {"a": ["a dog runs fast"], "b": ["the red bus stops"]}
+    >>> res = {"a": ["a dog runs fast"], "b": ["one green tram"]}
+    >>> score, scores = Bleu(4).compute_score(gts, res, verbose=0)
+
+    "one green tram" adds 3 unmatched words, 2 bigrams and 1 trigram to the
+    totals of the corpus score, so the corpus BLEU grows with the order
+    (pycocoevalcap's numbers):
+
+    >>> [round(s, 4) for s in score]
+    [0.4954, 0.5076, 0.53, 0.5994]
+    >>> [[round(v, 4) for v in order] for order in scores]
+    [[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.0]]
+    """
+
+    def __init__(self, n: int = 4) -> None:
+        self._n = check_int("n", n)
+
+    def compute_score(self, gts: Mapping, res: Mapping, verbose: int = 1):
+        """Score ``res`` against ``gts``, as pycocoevalcap's ``Bleu.compute_score``.
+
+        Parameters
+        ----------
+        gts : dict
+            Image id -> list of reference captions (already tokenized).
+        res : dict
+            Image id -> list holding exactly one candidate caption.
+        verbose : int, default 1
+            Print the corpus totals and the length ratio, as the reference does.
+
+        Returns
+        -------
+        score : list of float, length n
+            Corpus BLEU-1..n.
+        scores : list of n lists of float
+            Per order, the per-image BLEU in the order of ``gts``'s keys.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`Cider.compute_score`.
+        """
+        candidates = _candidates(gts, res)
+        stats = corpus_statistics(
+            as_corpus(candidates, gts), n=self._n, tokenizer=get_tokenizer("whitespace")
+        )
+        score = corpus_bleu(stats)
+        if verbose > 0:
+            # the reference's own report of its totals
+            testlen, reflen = int(stats.testlen.sum()), int(stats.reflen.sum())
+            print({"testlen": testlen, "reflen": reflen,
+                   "guess": stats.guess.sum(axis=0).tolist(),
+                   "correct": stats.correct.sum(axis=0).tolist()})  # fmt: skip
+            print("ratio:", (testlen + 1e-15) / (reflen + 1e-9))
+        return score, sentence_bleu(stats).T.tolist()
+
+    def method(self) -> str:
+        """``"Bleu"``, as pycocoevalcap reports it."""
+        return "Bleu"
+
+
+class Rouge:
+    """pycocoevalcap's ``Rouge``: ROUGE-L (beta 1.2) of already tokenized captions.
+
+    Captions are split on single spaces, as there (see :mod:`sparsecider.rouge`).
+
+    See Also
+    --------
+    sparsecider.rouge_l : The function doing the work, with more options.
+
+    Examples
+    --------
+    >>> gts = {"a": ["a dog runs fast", "the dog runs"], "b": ["the red bus stops"]}
+    >>> res = {"a": ["a dog runs"], "b": ["one green tram"]}
+    >>> score, scores = Rouge().compute_score(gts, res)
+    >>> round(float(score), 6), scores.round(6).tolist()
+    (0.417808, [0.835616, 0.0])
+    """
+
+    def __init__(self) -> None:
+        self.beta = 1.2
+
+    def calc_score(self, candidate: list, refs: list) -> float:
+        """ROUGE-L of one image: ``candidate`` a list of one caption, ``refs`` its references.
+
+        Examples
+        --------
+        >>> Rouge().calc_score(["a dog runs"], ["a dog runs fast", "the dog runs"])
+        0.8356164383561644
+        """
+        caption = _one_caption(candidate, "candidate")
+        return float(rouge_l([caption], [refs], beta=self.beta, tokenizer="whitespace").score)
+
+    def compute_score(self, gts: Mapping, res: Mapping) -> tuple[np.float64, np.ndarray]:
+        """Score ``res`` against ``gts``, as pycocoevalcap's ``Rouge.compute_score``.
+
+        Returns
+        -------
+        score : numpy.float64
+            The mean ROUGE-L.
+        scores : ndarray of shape (len(gts),)
+            Per-image scores in the order of ``gts``'s keys.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`Cider.compute_score`.
+        """
+        result = rouge_l(_candidates(gts, res), gts, beta=self.beta, tokenizer="whitespace")
+        return np.float64(result.score), np.array(result.scores)
+
+    def method(self) -> str:
+        """``"Rouge"``, as pycocoevalcap reports it."""
+        return "Rouge"
+
+
 class PTBTokenizer:
     """pycocoevalcap's ``PTBTokenizer``, without Java.
 
@@ -378,8 +523,71 @@ class PTBTokenizer:
         }
 
 
+# the table's columns, in pycocoevalcap's order; METEOR and SPICE are its Java programs
+_METRICS = ("Bleu", "METEOR", "ROUGE_L", "CIDEr", "SPICE")
+_JAVA = ("METEOR", "SPICE")
+_WITHOUT_JAVA = ("Bleu", "ROUGE_L", "CIDEr")
+
+
+class EvalScores(dict):
+    """``COCOEvalCap.eval``: a dict of corpus scores whose missing entries say why.
+
+    ``eval["METEOR"]`` when METEOR was not computed raises a ``KeyError``
+    explaining why and how to have it computed (a plain dict would only
+    name the key).  Otherwise a ``dict``.
+
+    Examples
+    --------
+    >>> e = EvalScores({"CIDEr": 0.6}, missing={"SPICE": "SPICE was not computed: ..."})
+    >>> e
+    {'CIDEr': 0.6}
+    >>> e["SPICE"]
+    Traceback (most recent call last):
+    ...
+    KeyError: 'SPICE was not computed: ...'
+    """
+
+    def __init__(self, *args, missing: Mapping[str, str] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.missing: dict[str, str] = dict(missing or {})
+
+    def __missing__(self, key: object):
+        if key in self.missing:
+            raise KeyError(self.missing[key])
+        raise KeyError(key)
+
+
+def _java_requirements() -> list[str]:
+    """What running pycocoevalcap's METEOR and SPICE here lacks (empty: nothing)."""
+    lacking = []
+    if importlib.util.find_spec("pycocoevalcap") is None:
+        lacking.append("pycocoevalcap is not installed (pip install pycocoevalcap)")
+    if shutil.which("java") is None:
+        lacking.append("java is not on PATH (install a Java runtime, version 8 or later)")
+    return lacking
+
+
+def _java_score(name: str, gts: dict, res: dict):
+    """pycocoevalcap's own METEOR or SPICE of tokenized captions: ``(score, scores)``."""
+    if name == "SPICE":
+        from pycocoevalcap.spice.spice import Spice
+
+        return Spice().compute_score(gts, res)
+    from pycocoevalcap.meteor.meteor import Meteor
+
+    meteor = Meteor()
+    try:
+        return meteor.compute_score(gts, res)
+    finally:
+        # end its Java process now, pipes closed (the reference leaves that to
+        # the garbage collector, with a ResourceWarning)
+        with meteor.lock:
+            meteor.meteor_p.kill()
+            meteor.meteor_p.communicate()
+
+
 class COCOEvalCap:
-    """pycocoevalcap's ``COCOEvalCap``, for the metric sparsecider computes: CIDEr.
+    """pycocoevalcap's ``COCOEvalCap``: the COCO caption table, without Java.
 
     Parameters
     ----------
@@ -389,23 +597,39 @@ class COCOEvalCap:
         The results file (one caption per image).
     verbose : bool, default True
         Print progress as the reference does.
+    metrics : sequence of str, optional
+        The columns to compute, among ``"Bleu"`` (Bleu_1 .. Bleu_4),
+        ``"METEOR"``, ``"ROUGE_L"``, ``"CIDEr"`` and ``"SPICE"``.  Default:
+        ``("Bleu", "ROUGE_L", "CIDEr")``, every column sparsecider computes
+        itself.  METEOR and SPICE are Java programs (METEOR 1.5 with its
+        paraphrase tables, SPICE 1.0 with a Stanford CoreNLP parser):
+        when asked for, and when pycocoevalcap is installed and ``java`` is
+        on PATH, pycocoevalcap's own ``Meteor`` and ``Spice`` score the
+        tokenized captions; otherwise they are left out with a warning that
+        says what is missing.
 
-    After :meth:`evaluate`: ``eval`` (``{"CIDEr": score}``), ``imgToEval``
-    (``{image_id: {"image_id": ..., "CIDEr": ...}}``), ``evalImgs`` (the same
-    dicts as a list), with ``params["image_id"]`` the evaluated images.  The
-    number is the reference's "CIDEr" (which is CIDEr-D), tokenized by
-    :class:`PTBTokenizer`; no Java is needed.
+    After :meth:`evaluate`: ``eval`` (``{"Bleu_1": ..., "Bleu_4": ...,
+    "ROUGE_L": ..., "CIDEr": ...}``, in pycocoevalcap's order, an
+    :class:`EvalScores` whose missing METEOR or SPICE entry raises a
+    ``KeyError`` saying why), ``imgToEval`` (``{image_id: {"image_id": ...,
+    "Bleu_1": ..., ...}}``), ``evalImgs`` (the same dicts as a list), with
+    ``params["image_id"]`` the evaluated images (those of ``cocoRes``).
+    The captions are tokenized by :class:`PTBTokenizer`; the numbers are
+    pycocoevalcap's (its "CIDEr" is CIDEr-D).
 
     Raises
     ------
     ValueError
-        A malformed annotation or results file, or a result for an image
-        the annotations do not have (see :func:`sparsecider.io.captions.load_results`).
-        A file that cannot be read raises
+        A malformed annotation or results file, a result for an image the
+        annotations do not have (see :func:`sparsecider.io.captions.load_results`),
+        or an unknown metric.  A file that cannot be read raises
         :class:`sparsecider.io.text.CaptionFileError`, a ``ValueError``.
 
     Examples
     --------
+    The coco-caption demo (its published table: Bleu_4 0.191, ROUGE_L 0.396,
+    CIDEr 0.600):
+
     >>> from sparsecider.demo import load_demo
     >>> ids, cands, refs = load_demo(tokenized=False)
     >>> anns = [{"image_id": i, "caption": r} for i, rs in zip(ids, refs) for r in rs]
@@ -413,27 +637,72 @@ class COCOEvalCap:
     >>> res = [{"image_id": i, "caption": c} for i, c in zip(ids, cands)]
     >>> e = COCOEvalCap(coco, res, verbose=False)
     >>> e.evaluate()
+    >>> {name: round(value, 3) for name, value in e.eval.items()}
+    {'Bleu_1': 0.579, 'Bleu_2': 0.404, 'Bleu_3': 0.279, 'Bleu_4': 0.191,
+     'ROUGE_L': 0.396, 'CIDEr': 0.6}
     >>> e.eval["CIDEr"]
     0.5997905185184199
     """
 
-    def __init__(self, coco, cocoRes, verbose: bool = True) -> None:
+    def __init__(self, coco, cocoRes, verbose: bool = True, metrics=_WITHOUT_JAVA) -> None:
+        if isinstance(metrics, str) or not all(m in _METRICS for m in metrics):
+            raise ValueError(
+                f"metrics={metrics!r:.80}: give a list of names among "
+                + ", ".join(map(repr, _METRICS))
+            )
         self.coco = load_annotations(coco)
         self.cocoRes = load_results(cocoRes, self.coco)
         self.verbose = verbose
+        self.metrics = tuple(m for m in _METRICS if m in metrics)
         self.evalImgs: list[dict] = []
-        self.eval: dict[str, float] = {}
+        self.eval: EvalScores = EvalScores()
         self.imgToEval: dict = {}
         self.params = {"image_id": self.cocoRes.getImgIds()}
+
+    def _skipped_java(self) -> dict[str, str]:
+        """Why each of METEOR and SPICE will be left out (none: both computed);
+        warns once when some were asked for but cannot run."""
+        asked = [m for m in _JAVA if m in self.metrics]
+        lacking = _java_requirements() if asked else []
+        skipped = {}
+        if lacking:
+            reason = (
+                f"{' and '.join(asked)} {'was' if len(asked) == 1 else 'were'} asked for but "
+                f"not computed: pycocoevalcap's Java programs compute them, and "
+                + "; ".join(lacking)
+            )
+            warnings.warn(reason, UserWarning, stacklevel=3)
+            skipped.update(dict.fromkeys(asked, reason))
+        others = [m for m in _JAVA if m not in asked]
+        if others:
+            reason = (
+                f"{' and '.join(others)} {'was' if len(others) == 1 else 'were'} not computed: "
+                "sparsecider computes BLEU, ROUGE-L and CIDEr without Java; METEOR and SPICE "
+                "are Java programs.  To add them, install pycocoevalcap and Java and pass "
+                "metrics=('Bleu', 'METEOR', 'ROUGE_L', 'CIDEr', 'SPICE'): pycocoevalcap then "
+                "scores the same tokenized captions (SPICE downloads Stanford CoreNLP models "
+                "on its first run)"
+            )
+            skipped.update(dict.fromkeys(others, reason))
+        return skipped
+
+    def _set(self, method: str, score, scores, image_ids) -> None:
+        """Record one column as pycocoevalcap's ``setEval`` and ``setImgToEvalImgs``."""
+        self.eval[method] = score
+        # as the reference's zip: SPICE's scores follow sorted ids, zipped all the same
+        for image_id, value in zip(image_ids, scores, strict=True):
+            self.imgToEval.setdefault(image_id, {"image_id": image_id})[method] = value
 
     def evaluate(self) -> None:
         """Tokenize, score, and fill ``eval``, ``imgToEval`` and ``evalImgs``.
 
         Examples
         --------
-        A result identical to its image's only annotation once tokenized
-        scores the maximum, 10, one sharing no word with it 0; image 3 has
-        no result and is not evaluated:
+        A result identical to its image's only annotation once tokenized,
+        and one sharing no word with it; image 3 has no result and is not
+        evaluated.  The printout is the reference's, its BLEU totals
+        included (the corpus BLEU grows with the order: "a cat" adds two
+        unmatched words and one bigram to the totals, and nothing more):
 
         >>> coco = {
         ...     "images": [{"id": 1}, {"id": 2}, {"id": 3}],
@@ -450,26 +719,62 @@ class COCOEvalCap:
         >>> e = COCOEvalCap(coco, res)
         >>> e.evaluate()
         tokenization...
+        setting up scorers...
+        computing Bleu score...
+        {'testlen': 6, 'reflen': 8, 'guess': [6, 4, 2, 1], 'correct': [4, 3, 2, 1]}
+        ratio: 0.7499999999062501
+        Bleu_1: 0.478
+        Bleu_2: 0.507
+        Bleu_3: 0.569
+        Bleu_4: 0.603
+        computing Rouge score...
+        ROUGE_L: 0.500
         computing CIDEr score...
         CIDEr: 5.000
-        >>> e.params["image_id"], e.eval
-        ([1, 2], {'CIDEr': 5.0})
-        >>> e.evalImgs
-        [{'image_id': 1, 'CIDEr': 10.0}, {'image_id': 2, 'CIDEr': 0.0}]
+        METEOR and SPICE were not computed: sparsecider computes BLEU, ROUGE-L and CIDEr ...
+        >>> e.params["image_id"], e.eval["CIDEr"], e.eval["ROUGE_L"]
+        ([1, 2], 5.0, 0.5)
+        >>> {name: round(value, 6) for name, value in e.evalImgs[1].items()}
+        {'image_id': 2, 'Bleu_1': 0.0, 'Bleu_2': 0.0, 'Bleu_3': 0.0, 'Bleu_4': 0.0,
+         'ROUGE_L': 0.0, 'CIDEr': 0.0}
+
+        (BLEU's smoothing leaves 1.8e-16 .. 9.8e-12 there, as in the reference.)
         """
-        gts = {i: self.coco.imgToAnns[i] for i in self.params["image_id"]}
-        res = {i: self.cocoRes.imgToAnns[i] for i in self.params["image_id"]}
+        # imgToAnns once: on sparsecider's caption files it is built on each access
+        references, results = self.coco.imgToAnns, self.cocoRes.imgToAnns
+        gts = {i: references[i] for i in self.params["image_id"]}
+        res = {i: results[i] for i in self.params["image_id"]}
         if self.verbose:
             print("tokenization...")
         tokenizer = PTBTokenizer()
         gts = tokenizer.tokenize(gts)
         res = tokenizer.tokenize(res)
         if self.verbose:
-            print("computing CIDEr score...")
-        score, scores = Cider().compute_score(gts, res)
-        self.eval["CIDEr"] = float(score)
-        for image_id, value in zip(gts, scores, strict=True):
-            self.imgToEval.setdefault(image_id, {"image_id": image_id})["CIDEr"] = float(value)
+            print("setting up scorers...")
+        skipped = self._skipped_java()
+        self.eval = EvalScores(missing=skipped)
+        for metric in self.metrics:
+            if metric in skipped:
+                continue
+            if self.verbose:
+                print(f"computing {'Rouge' if metric == 'ROUGE_L' else metric} score...")
+            if metric == "Bleu":
+                score, scores = Bleu(4).compute_score(gts, res, verbose=int(self.verbose))
+                for k, (value, values) in enumerate(zip(score, scores, strict=True)):
+                    self._set(f"Bleu_{k + 1}", value, values, gts)
+                    if self.verbose:
+                        print(f"Bleu_{k + 1}: {value:0.3f}")
+                continue
+            if metric in _JAVA:
+                score, scores = _java_score(metric, gts, res)
+            else:
+                scorer = Rouge() if metric == "ROUGE_L" else Cider()
+                score, scores = scorer.compute_score(gts, res)
+                score, scores = float(score), [float(v) for v in scores]
+            self._set(metric, score, scores, gts)
+            if self.verbose:
+                print(f"{metric}: {score:0.3f}")
         self.evalImgs = [self.imgToEval[i] for i in self.imgToEval]
         if self.verbose:
-            print(f"CIDEr: {score:0.3f}")
+            for reason in dict.fromkeys(skipped.values()):
+                print(reason)

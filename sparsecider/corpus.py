@@ -25,6 +25,7 @@ from ._checks import describe_keys, int_array, type_name
 __all__ = [
     "Corpus",
     "Record",
+    "as_candidate_sets",
     "as_corpus",
     "candidate_list",
     "caption_list",
@@ -71,7 +72,13 @@ class Corpus:
 
 
 def _is_sequence(x: object) -> bool:
-    return isinstance(x, Sequence | np.ndarray) and not isinstance(x, str | bytes)
+    """A list-like of items: a sequence, a numpy array, or a 1-D pandas
+    Series/Index (recognised by duck typing; pandas is not a dependency)."""
+    if isinstance(x, str | bytes):
+        return False
+    if isinstance(x, Sequence | np.ndarray):
+        return True
+    return hasattr(x, "to_numpy") and getattr(x, "ndim", None) == 1 and not isinstance(x, Mapping)
 
 
 def candidate_list(value: object, where: str) -> list[str]:
@@ -266,6 +273,88 @@ def as_corpus(candidates: object, references: object) -> Corpus:
     return flatten(cand_lists, ref_lists, ids)
 
 
+def _candidate_set(value: object, where: str) -> list[str]:
+    """One image's set of candidates: a non-empty sequence of strings."""
+    if isinstance(value, str):
+        raise TypeError(
+            f"{where} is a string; give each image a list of its candidates "
+            f"(a set of one is [{value[:30]!r}])"
+        )
+    if not _is_sequence(value):
+        raise TypeError(f"{where} must be a list of strings, got {type_name(value)}")
+    items = list(value)
+    if not items:
+        raise ValueError(f"{where} is empty; every image needs at least one candidate")
+    for j, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"{where}[{j}] must be a string, got {type_name(item)}")
+    return items
+
+
+def as_candidate_sets(candidate_sets: object, name: str = "candidate_sets") -> Corpus:
+    """Validate sets of candidates (several per image) and flatten them into a
+    :class:`Corpus` whose references are its candidates.
+
+    Image i's candidates are also image i's references (the very same list,
+    which :func:`sparsecider.engine.statistics` tokenizes once), so the
+    engine's pairs are every (a, b) of each set, ``a`` and ``b`` in input
+    order, each set's m candidates giving m * m pairs: the kernel matrices of
+    Self-CIDEr and the agreement scores of consensus selection.
+
+    Parameters
+    ----------
+    candidate_sets : list of list of str, or dict
+        One list of captions per image, or a dict from image id to such a list.
+    name : str, default "candidate_sets"
+        The argument's name, for messages.
+
+    Raises
+    ------
+    TypeError
+        A bare string where a list is expected, or a caption that is not a string.
+    ValueError
+        No image, or an image with an empty set.
+
+    Examples
+    --------
+    >>> c = as_candidate_sets([["a dog", "one dog"], ["a bus"]])
+    >>> c.candidate_image.tolist(), c.reference_offsets.tolist(), c.references is c.candidates
+    ([0, 0, 1], [0, 2, 3], True)
+    >>> as_candidate_sets([["a dog"], "a bus"])
+    Traceback (most recent call last):
+    ...
+    TypeError: candidate_sets[1] is a string; give each image a list of its candidates ...
+    """
+    if isinstance(candidate_sets, str | bytes) or not (
+        isinstance(candidate_sets, Mapping) or _is_sequence(candidate_sets)
+    ):
+        raise TypeError(
+            f"{name} must be a list of caption lists (one per image) or a dict from image id "
+            f"to a list of captions, got {type_name(candidate_sets)}"
+        )
+    if isinstance(candidate_sets, Mapping):
+        ids: tuple | None = tuple(candidate_sets.keys())
+        values = list(candidate_sets.values())
+    else:
+        ids, values = None, list(candidate_sets)
+    if not values:
+        raise ValueError(f"{name} is empty: there are no images to score")
+    if not _plain_lists(values):  # item by item, naming the offending one
+        keys = [repr(k) for k in ids] if ids is not None else range(len(values))
+        values = [_candidate_set(v, f"{name}[{k}]") for v, k in zip(values, keys, strict=True)]
+    sizes = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    offsets = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    captions = list(chain.from_iterable(values))
+    return Corpus(
+        candidates=captions,
+        candidate_image=np.repeat(np.arange(len(values), dtype=np.int64), sizes),
+        references=captions,
+        reference_offsets=offsets,
+        ids=ids,
+    )
+
+
 def flatten(cand_lists: list, ref_lists: list, ids: tuple | None) -> Corpus:
     """A :class:`Corpus` from checked per-image lists (``cand_lists[i]`` a
     string or a list of strings, ``ref_lists[i]`` a list of strings)."""
@@ -399,6 +488,8 @@ def check_id(name: str, value: object) -> int:
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer id, got {value!r}")
+    if not -(2**63) <= value < 2**63:
+        raise ValueError(f"{name} must fit in a signed 64-bit integer, got {value}")
     return int(value)
 
 

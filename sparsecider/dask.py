@@ -56,7 +56,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 import numpy as np
 
-from ._checks import check_int
+from ._checks import MAX_N, check_int
 from ._stages import no_reference_words
 from ._validate import Options, check_options, warn_small_corpus
 from .chunks import Chunk, fit_chunk, score_chunk
@@ -247,7 +247,7 @@ def fit_df(
     ...     [r["references"] for r in rows], tokenizer="whitespace")
     True
     """
-    n = check_int("n", n)
+    n = check_int("n", n, maximum=MAX_N)
     resolved = get_tokenizer(tokenizer)
     split_every = _check_split_every(split_every)
     parts, aheads = _prepare_run(records, resolved)

@@ -198,7 +198,13 @@ def statistics(
     ref_tokens = tokenizer.split(corpus.references)
     if df is None and ref_tokens.hashes.shape[0] == 0:
         raise no_reference_words()
-    cand_tokens = tokenizer.split(corpus.candidates)
+    # candidates that are the references themselves (Self-CIDEr, consensus
+    # selection, the vectorizer's similarity of a list with itself) are
+    # tokenized once: the stages never write to the tokens they are given
+    if corpus.candidates is corpus.references:
+        cand_tokens = ref_tokens
+    else:
+        cand_tokens = tokenizer.split(corpus.candidates)
     return token_statistics(
         ref_tokens, cand_tokens, corpus.candidate_image, corpus.reference_offsets,
         n=n, clip=clip, df=df,

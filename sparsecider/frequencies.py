@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from ._checks import check_int
+from ._checks import MAX_N, check_int
 from ._kernels.counts import count_columns, image_runs
 from ._kernels.docfreq import image_document_frequency
 from ._kernels.hashing import SCHEME, ngram_keys
@@ -85,16 +86,28 @@ class DocumentFrequencies:
             raise ValueError("keys and counts must be given for each order 1..n")
         if isinstance(n_images, bool) or not isinstance(n_images, int | np.integer) or n_images < 1:
             raise ValueError(f"n_images must be a positive integer, got {n_images!r}")
+        if n_images >= 2**32:
+            raise ValueError(f"n_images must be below 2**32 (counts are uint32), got {n_images}")
+        if isinstance(min_count, bool) or not isinstance(min_count, int | np.integer):
+            raise ValueError(f"min_count must be an integer, got {min_count!r}")
         frozen_keys, frozen_counts = [], []
         for k, (key, count) in enumerate(zip(keys, counts, strict=True), start=1):
-            key = np.ascontiguousarray(key, dtype=np.uint64)
-            count = np.ascontiguousarray(count, dtype=np.uint32)
+            key, count = np.asarray(key), np.asarray(count)
+            # no silent conversion: float keys would round, negative or huge
+            # counts would wrap
+            if key.dtype != np.uint64 and not (key.size == 0 and key.dtype.kind in "iuf"):
+                raise ValueError(f"order {k}: keys must be a uint64 array, got {key.dtype}")
+            if count.dtype.kind not in "iu" and count.size:
+                raise ValueError(f"order {k}: counts must be integers, got {count.dtype}")
             if key.ndim != 1 or key.shape != count.shape:
                 raise ValueError(f"order {k}: keys and counts must be 1-D arrays of one length")
-            if key.size and not (np.diff(key) > 0).all():
+            # compare neighbours, never np.diff: uint64 differences wrap around
+            if key.size > 1 and not (key[1:] > key[:-1]).all():
                 raise ValueError(f"order {k}: keys must be strictly increasing")
             if count.size and (count.min() < min_count or count.max() > n_images):
                 raise ValueError(f"order {k}: counts must lie in {min_count}..n_images={n_images}")
+            key = np.ascontiguousarray(key, dtype=np.uint64)
+            count = np.ascontiguousarray(count, dtype=np.uint32)
             key.setflags(write=False)
             count.setflags(write=False)
             frozen_keys.append(key)
@@ -157,7 +170,7 @@ class DocumentFrequencies:
         >>> df.lookup(tokenize(["dog the cat bus"], "whitespace").hashes, 1).tolist()
         [2.0, 1.0, 1.0, 0.0]
         """
-        n = check_int("n", n)
+        n = check_int("n", n, maximum=MAX_N)
         ref_lists, _ = check_references(references)
         flat = [r for refs in ref_lists for r in refs]
         offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
@@ -193,7 +206,7 @@ class DocumentFrequencies:
         ...     [["5 7", "5 8"], ["9 7"]], tokenizer="whitespace")
         True
         """
-        n = check_int("n", n)
+        n = check_int("n", n, maximum=MAX_N)
         check_id("eos", eos)
         if pad is not None:
             check_id("pad", pad)
@@ -232,7 +245,8 @@ class DocumentFrequencies:
         for order_keys, indptr in ngram_keys(tokens.hashes, tokens.lengths, n):
             matrix, column_keys = count_columns(order_keys, indptr)
             keys.append(column_keys)  # increasing
-            counts.append(image_document_frequency(matrix, image_runs(matrix, image)))
+            freq = image_document_frequency(matrix, image_runs(matrix, image))
+            counts.append(freq.astype(np.int64))  # whole numbers: image counts
         return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source="references")
 
     # ---- queries -------------------------------------------------------------
@@ -282,7 +296,7 @@ class DocumentFrequencies:
         >>> keys.shape, keys.dtype.name, bool((keys[1:] > keys[:-1]).all()), keys.flags.writeable
         ((3,), 'uint64', True, False)
         """
-        return self._keys[order - 1]
+        return self._keys[self._order(order) - 1]
 
     def counts(self, order: int) -> np.ndarray:
         """The (read-only) document frequencies aligned with :meth:`keys`.
@@ -293,7 +307,14 @@ class DocumentFrequencies:
         >>> sorted(df.counts(1).tolist()), df.counts(2).tolist()  # "a": 2 images
         ([1, 1, 2], [1, 1])
         """
-        return self._counts[order - 1]
+        return self._counts[self._order(order) - 1]
+
+    def _order(self, order: object) -> int:
+        if isinstance(order, bool) or not isinstance(order, int | np.integer):
+            raise TypeError(f"order must be an integer in 1..{self.n}, got {order!r}")
+        if not 1 <= order <= self.n:
+            raise ValueError(f"order must be in 1..{self.n}, got {order}")
+        return int(order)
 
     def __len__(self) -> int:
         """Number of distinct n-grams, all orders together."""
@@ -616,9 +637,14 @@ class DocumentFrequencies:
         for gram, count in table.items():
             if not isinstance(gram, tuple) or not gram or not all(isinstance(t, str) for t in gram):
                 raise ValueError(f"n-gram {gram!r:.60} is not a non-empty tuple of strings")
+            if len(gram) > MAX_N:
+                raise ValueError(
+                    f"n-gram {gram[:3]!r:.60}... has {len(gram)} tokens; document frequencies "
+                    f"go up to order {MAX_N}"
+                )
             if not isinstance(count, int | float) or isinstance(count, bool):
                 raise ValueError(f"n-gram {gram!r:.60} has a count of type {type(count).__name__}")
-            if count != int(count) or count < 0 or count > n_images:
+            if not math.isfinite(count) or count != int(count) or count < 0 or count > n_images:
                 raise ValueError(f"n-gram {gram!r:.60} has count {count}, not in 0..{n_images}")
             if count == 0:
                 continue
@@ -639,7 +665,8 @@ class DocumentFrequencies:
             *_, (order_keys, _) = ngram_keys(tokens.hashes, tokens.lengths, k)
             uniq, inverse = np.unique(order_keys, return_inverse=True)
             keys.append(uniq)
-            counts.append(np.bincount(inverse, weights=np.asarray(values, dtype=np.float64)))
+            summed = np.bincount(inverse, weights=np.asarray(values, dtype=np.float64))
+            counts.append(summed.astype(np.int64))  # whole numbers (checked above)
         return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source=source)
 
 

@@ -19,7 +19,14 @@ from ._kernels.pairs import sum_by
 if TYPE_CHECKING:
     from .engine import PairStatistics
 
-__all__ = ["corpus_score", "length_penalty", "pair_values", "per_order_values", "scores"]
+__all__ = [
+    "corpus_score",
+    "length_penalty",
+    "pair_values",
+    "per_order_values",
+    "reference_means",
+    "scores",
+]
 
 
 def length_penalty(delta: np.ndarray, sigma: float) -> np.ndarray:
@@ -51,7 +58,17 @@ def pair_values(stats: PairStatistics, sigma: float | None) -> np.ndarray:
 def per_order_values(stats: PairStatistics, sigma: float | None, scale: float) -> np.ndarray:
     """Per candidate and order: the mean over its image's references of
     :func:`pair_values`, times ``scale``; shape (n_candidates, n)."""
-    values = pair_values(stats, sigma)
+    return reference_means(stats, pair_values(stats, sigma), scale)
+
+
+def reference_means(stats: PairStatistics, values: np.ndarray, scale: float) -> np.ndarray:
+    """Per candidate and order: the mean over its image's references of
+    per-pair ``values`` (shape (n, n_pairs), e.g. :func:`pair_values` times
+    another penalty), times ``scale``; shape (n_candidates, n).
+
+    Each candidate's values are added in reference order, then divided by
+    the number of references (as the reference implementation averages).
+    """
     sums = [sum_by(stats.pair_candidate, row, stats.n_candidates) for row in values]
     per_order = np.stack(sums, axis=1)
     # mean over references, then the reference's x10

@@ -35,9 +35,13 @@ class Signature(str):
     fields are attributes; :meth:`replace` makes a new signature with some
     fields changed (never edit the string).
 
-    Fields, in the order of the line: ``metric``; ``n``; ``sigma`` (CIDEr-D
-    only); ``df`` (how document frequencies were obtained); ``tokenizer``
-    (``tok:``); ``scale`` (only when it differs from the reference's 10);
+    Fields, in the order of the line: ``metric``; ``n`` (absent for ROUGE-L);
+    ``sigma`` (CIDEr-D only); ``beta`` (ROUGE-L only); ``params`` (the
+    other parameters of a variant, ``(name, value)`` pairs printed as
+    ``name:value``: CIDEr-R's ``rc``, ``lc``, ``alpha``); ``df`` (how document
+    frequencies were obtained; absent for BLEU and ROUGE-L, which use none);
+    ``tokenizer`` (``tok:``); ``scale`` (only when it differs from the
+    reference's 10; None for the metrics that have none);
     ``bootstrap``, ``seed``, ``ci`` (the settings of a bootstrap interval,
     when there is one; document frequencies are held fixed while images are
     resampled); ``version``.
@@ -55,17 +59,26 @@ class Signature(str):
     >>> Signature("CIDEr", n=2, df="corpus(n_images=5)", tokenizer="whitespace", scale=1.5,
     ...           version="0.1.0")
     'CIDEr|n:2|df:corpus(n_images=5)|tok:whitespace|scale:1.5|version:0.1.0'
+    >>> Signature("BLEU-4", n=4, tokenizer="ptb", scale=None, version="0.1.0")
+    'BLEU-4|n:4|tok:ptb|version:0.1.0'
+    >>> Signature("ROUGE-L", beta=1.2, tokenizer="ptb", scale=None, version="0.1.0")
+    'ROUGE-L|beta:1.2|tok:ptb|version:0.1.0'
+    >>> Signature("CIDEr-R", n=4, params=(("rc", 0.8), ("lc", 0.2), ("alpha", 1.0)),
+    ...           df="corpus(n_images=2)", tokenizer="ptb", version="0.1.0")
+    'CIDEr-R|n:4|rc:0.8|lc:0.2|alpha:1|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
     """
 
-    _FIELDS = ("metric", "n", "sigma", "df", "tokenizer", "scale", "bootstrap", "seed", "ci",
-               "version")  # fmt: skip
+    _FIELDS = ("metric", "n", "sigma", "beta", "params", "df", "tokenizer", "scale", "bootstrap",
+               "seed", "ci", "version")  # fmt: skip
 
     metric: str
-    n: int
+    n: int | None
     sigma: float | None
-    df: str
+    beta: float | None
+    params: tuple[tuple[str, float], ...]
+    df: str | None
     tokenizer: str
-    scale: float
+    scale: float | None
     bootstrap: int | None
     seed: int | None
     ci: float | None
@@ -75,27 +88,36 @@ class Signature(str):
         cls,
         metric: str,
         *,
-        n: int,
-        df: str,
         tokenizer: str,
+        n: int | None = None,
+        df: str | None = None,
         sigma: float | None = None,
-        scale: float = 10.0,
+        beta: float | None = None,
+        params: tuple[tuple[str, float], ...] = (),
+        scale: float | None = 10.0,
         bootstrap: int | None = None,
         seed: int | None = None,
         ci: float | None = None,
         version: str = __version__,
     ) -> Signature:
-        parts = [metric, f"n:{n}"]
+        parts = [metric] + ([] if n is None else [f"n:{n}"])
         if sigma is not None:
             parts.append(f"sigma:{_fmt(sigma)}")
-        parts += [f"df:{df}", f"tok:{tokenizer}"]
-        if scale != 10.0:
+        if beta is not None:
+            parts.append(f"beta:{_fmt(beta)}")
+        params = tuple((str(name), value) for name, value in params)
+        parts += [f"{name}:{_fmt(value)}" for name, value in params]
+        if df is not None:
+            parts.append(f"df:{df}")
+        parts.append(f"tok:{tokenizer}")
+        if scale is not None and scale != 10.0:
             parts.append(f"scale:{_fmt(scale)}")
         if bootstrap is not None:
             parts += [f"bootstrap:{bootstrap}", f"seed:{seed}", f"ci:{ci:g}"]
         parts.append(f"version:{version}")
         self = super().__new__(cls, "|".join(parts))
-        values = (metric, n, sigma, df, tokenizer, scale, bootstrap, seed, ci, version)
+        values = (metric, n, sigma, beta, params, df, tokenizer, scale, bootstrap, seed, ci,
+                  version)  # fmt: skip
         for name, value in zip(cls._FIELDS, values, strict=True):
             object.__setattr__(self, name, value)
         return self
@@ -133,18 +155,22 @@ def _signature(fields: dict) -> Signature:
 
 @dataclass(frozen=True, eq=False)
 class CiderResult:
-    """Scores of one call to :func:`sparsecider.cider_d` or :func:`sparsecider.cider`.
+    """Scores of one call to :func:`sparsecider.cider_d`, :func:`sparsecider.cider`,
+    :func:`sparsecider.bleu` or :func:`sparsecider.rouge_l`.
 
     Attributes
     ----------
     score : float
-        Corpus score: the mean of ``scores``.
+        Corpus score: the mean of ``scores``; for BLEU the corpus BLEU-n,
+        made from the statistics summed over all candidates (not a mean).
     scores : ndarray of float64, shape (n_candidates,)
         One score per candidate, in input order (nested candidates flattened
         image after image).
     per_order : ndarray of float64, shape (n_candidates, n)
-        The per-order values before averaging over orders, with the same
-        scaling: ``scores == per_order.mean(axis=1)``.
+        The per-order values: for CIDEr before averaging over orders, with
+        the same scaling (``scores == per_order.mean(axis=1)``); for BLEU,
+        BLEU-1 .. BLEU-n of each candidate (``scores == per_order[:, -1]``);
+        for ROUGE-L, shape (n_candidates, 1), the scores.
     signature : Signature
         How the number was made: a ``str`` such as
         ``CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0``,
@@ -156,12 +182,15 @@ class CiderResult:
     ids : tuple or None
         The image ids, in output order, when the input was a mapping.
     metric : str
-        ``"CIDEr-D"`` or ``"CIDEr"``.
+        ``"CIDEr-D"``, ``"CIDEr"``, ``"BLEU-4"`` (``"BLEU-<n>"``) or ``"ROUGE-L"``.
     df : DocumentFrequencies or None
         The document frequencies every image was scored with, when they
         exist as an object: given by the caller, or fitted by a streamed or
         Dask run; None when the in-memory functions counted them over the
-        references (``df:corpus`` in the signature).
+        references (``df:corpus`` in the signature), and for the metrics
+        without document frequencies (BLEU, ROUGE-L).
+    corpus_per_order : ndarray of float64, shape (n,), or None
+        BLEU only: the corpus BLEU-1 .. BLEU-n (``score == corpus_per_order[-1]``).
 
     Notes
     -----
@@ -205,6 +234,7 @@ class CiderResult:
     ids: tuple | None = None
     metric: str = field(default="CIDEr-D")
     df: DocumentFrequencies | None = None
+    corpus_per_order: np.ndarray | None = None
 
     @classmethod
     def from_per_order(
@@ -227,8 +257,9 @@ class CiderResult:
         )  # fmt: skip
 
     def __post_init__(self) -> None:
-        for arr in (self.scores, self.per_order, self.image_index):
-            arr.setflags(write=False)
+        for arr in (self.scores, self.per_order, self.image_index, self.corpus_per_order):
+            if arr is not None:
+                arr.setflags(write=False)
 
     @property
     def n_candidates(self) -> int:

@@ -69,14 +69,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ._checks import check_int
+from ._checks import MAX_N, check_int
 from ._stages import no_reference_words
 from ._validate import check_n_jobs, check_options, warn_small_corpus
 from .chunks import Chunk, chunks, fit_chunk, score_chunk
 from .corpus import Record, check_record, unique_ids
 from .frequencies import DocumentFrequencies, merge_all
 from .io.records import as_record, read_jsonl
-from .io.text import atomic_write
+from .io.text import atomic_write, check_output
 from .result import CiderResult
 from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 
@@ -95,9 +95,11 @@ class _Source:
 
     def __init__(self, records: Records) -> None:
         self._once: Iterator | None = None
+        self.paths: list[str] = []  # the files read, when records are files
         if isinstance(records, str | os.PathLike):
             self._open = lambda: read_jsonl(records)
             self.reusable = True
+            self.paths = [os.fspath(records)]
         elif (
             isinstance(records, Sequence)
             and records
@@ -105,6 +107,7 @@ class _Source:
         ):
             self._open = lambda: read_jsonl(list(records))
             self.reusable = True
+            self.paths = [os.fspath(p) for p in records]
         elif isinstance(records, Mapping):
             raise TypeError(
                 "records must be an iterable of record dicts (one per image), not a single "
@@ -272,7 +275,7 @@ def fit_df(
     >>> df.n_images
     5
     """
-    n = check_int("n", n)
+    n = check_int("n", n, maximum=MAX_N)
     chunk_size = check_int("chunk_size", chunk_size)
     resolved = get_tokenizer(tokenizer)
     jobs = check_n_jobs(n_jobs)
@@ -318,6 +321,8 @@ def _score_stream(
     chunk_size = check_int("chunk_size", chunk_size)
     jobs = check_n_jobs(n_jobs)
     source = _Source(records)
+    if output is not None:
+        check_output(os.fspath(output), source.paths)
     if options.df is None and not source.reusable:
         raise TypeError(
             "records is a one-shot iterator, but df='corpus' reads the records twice "

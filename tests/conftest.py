@@ -25,6 +25,15 @@ def shared_data():
     return datasets
 
 
+@pytest.fixture(scope="session")
+def coco_data():
+    """The COCO val files: from ../shared/data, or the copy kept in tests/data
+    (so a fresh clone runs the COCO parity tests)."""
+    if not datasets.coco_available():
+        pytest.fail(f"the COCO files are missing from {datasets.VENDORED_COCO}")
+    return datasets
+
+
 @pytest.fixture(autouse=True)
 def _no_stray_warnings():
     with warnings.catch_warnings():

@@ -104,8 +104,8 @@ def test_score_text_formats_stdin_and_gzip(files, capsys, monkeypatch):
     assert json.loads(out)["score"] == sparsecider.cider_d(CANDS, REFS).score
 
 
-def test_coco_files_reproduce_the_published_number(shared_data, capsys, tmp_path):
-    coco = shared_data.DATA / "coco"
+def test_coco_files_reproduce_the_published_number(coco_data, capsys, tmp_path):
+    coco = coco_data.coco_dir()
     per_image = tmp_path / "per_image.jsonl"
     code, out, _ = _run(capsys, "score", "-r", str(coco / "captions_val2014_reconstructed.json.gz"),
                         "-c", str(coco / "captions_val2014_fakecap_results.json"),
@@ -200,10 +200,6 @@ def test_df_fit_info_convert_and_score_with_it(files, capsys):
             r"bad\.json:2: a second caption for image 'im0' \(first at .*bad\.json:1\)",
         ),
         (
-            lambda t: _jsonl(t / "bad.json", [{"id": "im0", "caption": "  "}]),
-            r"bad\.json:1 \(image 'im0'\): empty caption",
-        ),
-        (
             lambda t: t.joinpath("bad.json").write_bytes(b"a dog\ncaf\xe9\n"),
             r"bad\.json:2: not UTF-8 text",
         ),
@@ -261,3 +257,20 @@ def test_progress_bar_only_on_an_interactive_terminal(monkeypatch):
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
     bar = _progress(items, "scoring")
     assert type(bar).__name__ == "tqdm" and list(bar) == items
+
+
+def test_an_empty_candidate_scores_zero_and_is_counted(files, capsys):
+    # pycocoevalcap scores an empty candidate 0 (it keeps the image in the
+    # mean); the command line used to refuse it, and its advice (remove the
+    # entry) raised the corpus score
+    tmp, refs, _, _ = files
+    cands = tmp / "cands.jsonl"
+    _jsonl(cands, [{"id": "im0", "caption": "  "}, {"id": "im1", "caption": "b"},
+                   {"id": "im2", "caption": "c"}])  # fmt: skip
+    code, out, _ = _run(capsys, "score", "-r", refs, "-c", str(cands), "--per-image",
+                        str(tmp / "per.jsonl"))  # fmt: skip
+    assert code == 0
+    report = json.loads(out)
+    assert report["empty_candidates"] == 1 and report["n_images"] == 3
+    first = json.loads((tmp / "per.jsonl").read_text().splitlines()[0])
+    assert first["id"] == "im0" and first["score"] == 0.0

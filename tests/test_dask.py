@@ -121,8 +121,8 @@ def test_jsonl_paths(client, tmp_path):
 
 
 @pytest.mark.realdata
-def test_coco_val_subset(client, shared_data):
-    cands, refs = shared_data.coco_val_raw()
+def test_coco_val_subset(client, coco_data):
+    cands, refs = coco_data.coco_val_raw()
     ids = list(refs)[:4000]
     records = [{"id": i, "candidate": cands[i], "references": refs[i]} for i in ids]
     check(sdask.cider_d(db.from_sequence(records, npartitions=6)), records)

@@ -72,8 +72,8 @@ def _quiet():
         yield
 
 
-def test_single_images_score_as_inside_their_corpus(shared_data):
-    cands, refs = shared_data.coco_val()
+def test_single_images_score_as_inside_their_corpus(coco_data):
+    cands, refs = coco_data.coco_val()
     ids = list(refs)
     df = DocumentFrequencies.from_references(list(refs.values()), tokenizer="whitespace")
     full = sparsecider.cider_d(cands, refs, tokenizer="whitespace")
@@ -86,8 +86,8 @@ def test_single_images_score_as_inside_their_corpus(shared_data):
     assert df.n_images == 40504
 
 
-def test_file_round_trip_and_size(shared_data, tmp_path):
-    _, refs = shared_data.coco_val()
+def test_file_round_trip_and_size(coco_data, tmp_path):
+    _, refs = coco_data.coco_val()
     df = DocumentFrequencies.from_references(list(refs.values()), tokenizer="whitespace")
     path = df.save(tmp_path / "coco-val.df.npz")
     assert path.stat().st_size < 64 * 2**20
@@ -241,7 +241,8 @@ def test_legacy_idxs_pickle_with_the_eos_word(tmp_path):
 def test_bare_pickle_defaults_to_coco_val_images(tmp_path):
     path = tmp_path / "coco-val-df.p"
     path.write_bytes(pickle.dumps({("a",): 3.0, ("a", "dog"): 1.0, ("x",): 0.0}))
-    df = DocumentFrequencies.from_pickle(path)
+    with pytest.warns(UserWarning, match=r"does not record how many images .* taking 40504"):
+        df = DocumentFrequencies.from_pickle(path)
     assert df.n_images == 40504 and len(df) == 2  # the 0 entry weighs as unseen: dropped
 
 

@@ -27,9 +27,9 @@ N_VAL = 40504
 
 
 @pytest.fixture(scope="module")
-def val_refs(shared_data):
+def val_refs(coco_data):
     """COCO val references, Java-tokenized (the shared .ptb file), in image order."""
-    coco = shared_data.DATA / "coco"
+    coco = coco_data.coco_dir()
     with gzip.open(coco / "captions_val2014_reconstructed.json.gz", "rt") as f:
         ann = json.load(f)
     with gzip.open(coco / "captions_val2014_reconstructed.ptb.json.gz", "rt") as f:

@@ -11,7 +11,7 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 
 def test_there_are_notebooks():
     assert [p.stem for p in NOTEBOOKS] == [
-        "01_quickstart", "02_human_judgments", "03_rl_rewards", "04_sklearn",
+        "01_quickstart", "02_human_judgments", "03_rl_rewards", "04_sklearn", "05_cjk",
     ]  # fmt: skip
 
 

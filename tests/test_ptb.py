@@ -165,7 +165,7 @@ def test_compat_ptbtokenizer_interface():
         PTBTokenizer().tokenize({3: [{"text": "a"}]})
 
 
-def test_cocoevalcap_from_raw_coco_files_without_java(shared_data, tmp_path):
+def test_cocoevalcap_from_raw_coco_files_without_java(coco_data, tmp_path):
     """End to end from the raw COCO files, with no java on PATH."""
     script = (
         "import shutil, sys\n"
@@ -176,7 +176,7 @@ def test_cocoevalcap_from_raw_coco_files_without_java(shared_data, tmp_path):
         "print(repr(e.eval['CIDEr']), len(e.imgToEval), len(e.evalImgs),"
         " len(e.params['image_id']))\n"
     )
-    coco = shared_data.DATA / "coco"
+    coco = coco_data.coco_dir()
     env = {**os.environ, "PATH": str(Path(sys.executable).parent)}
     run = subprocess.run(
         [sys.executable, "-c", script, str(coco / "captions_val2014_reconstructed.json.gz"),
@@ -196,15 +196,15 @@ def test_cocoevalcap_rejects_results_for_unknown_images():
         COCOEvalCap(coco, [{"image_id": 1, "caption": "a"}, {"image_id": 5, "caption": "b"}])
 
 
-def test_cocoevalcap_with_pycocotools_objects(shared_data, tmp_path):
+def test_cocoevalcap_with_pycocotools_objects(coco_data, tmp_path):
     coco_module = pytest.importorskip(
         "pycocotools.coco", reason="pycocotools comes with the `ref` extra"
     )
-    cands, _ = shared_data.coco_fakecap()
+    cands, _ = coco_data.coco_fakecap()
     wanted = {int(k) for k in cands}
     ann = json.loads(
         __import__("gzip")
-        .open(shared_data.DATA / "coco" / "captions_val2014_reconstructed.json.gz", "rt")
+        .open(coco_data.coco_dir() / "captions_val2014_reconstructed.json.gz", "rt")
         .read()
     )
     subset = {
@@ -214,7 +214,7 @@ def test_cocoevalcap_with_pycocotools_objects(shared_data, tmp_path):
     path = tmp_path / "annotations.json"
     path.write_text(json.dumps(subset))
     coco = coco_module.COCO(str(path))
-    results = coco.loadRes(str(shared_data.DATA / "coco" / "captions_val2014_fakecap_results.json"))
+    results = coco.loadRes(str(coco_data.coco_dir() / "captions_val2014_fakecap_results.json"))
     e = COCOEvalCap(coco, results, verbose=False)
     e.evaluate()
     assert abs(e.eval["CIDEr"] - 0.5997905185184199) <= 1e-12

@@ -49,8 +49,8 @@ def test_reference_is_live_in_ci():
 
 
 @pytest.fixture(scope="module")
-def coco(shared_data):
-    cands, refs = shared_data.coco_val()
+def coco(coco_data):
+    cands, refs = coco_data.coco_val()
     return list(cands.values()), list(refs.values())
 
 
@@ -64,19 +64,19 @@ def test_coco_val_every_caption(coco):
     assert abs(got.score - want.mean()) <= TOL
 
 
-def test_coco_val_from_raw_text(shared_data, coco):
+def test_coco_val_from_raw_text(coco_data, coco):
     """Raw captions through sparsecider's own PTB tokenizer give the reference's
     numbers: pycocoevalcap's Cider on the Java tokenizer's output (the shared
     references and the candidate fixture were tokenized in this same order)."""
-    raw_cands, raw_refs = shared_data.coco_val_raw()
+    raw_cands, raw_refs = coco_data.coco_val_raw()
     got = sparsecider.cider_d(raw_cands, raw_refs, tokenizer="ptb")
     want = reference_scores("coco_val", *coco)
     assert np.abs(got.scores - want).max() <= TOL
     assert got.ids == tuple(raw_refs)
 
 
-def test_coco_val_through_compat_dicts(shared_data, coco):
-    cands, refs = shared_data.coco_val()
+def test_coco_val_through_compat_dicts(coco_data, coco):
+    cands, refs = coco_data.coco_val()
     gts = refs
     res = {k: [v] for k, v in cands.items()}
     score, scores = Cider().compute_score(gts, res)
@@ -89,8 +89,8 @@ def test_coco_val_through_compat_dicts(shared_data, coco):
     np.testing.assert_array_equal(d_scores, scores)
 
 
-def test_coco_fakecap_published_number(shared_data):
-    cands, refs = shared_data.coco_fakecap()
+def test_coco_fakecap_published_number(coco_data):
+    cands, refs = coco_data.coco_fakecap()
     order = list(refs)
     got = sparsecider.cider_d(
         [cands[k] for k in order], [refs[k] for k in order], tokenizer="whitespace"

@@ -46,7 +46,10 @@ def twin_scores(
         for g, tf in counts.items():
             vec[len(g) - 1][g] = tf * (log_n - math.log(max(1.0, df[g])))
         norms = [math.sqrt(sum(v * v for v in order.values())) for order in vec]
-        length = max(len(caption.split()) - 1, 0)  # the reference counts bigrams
+        # the reference's length is the number of bigram occurrences among the
+        # cooked n-grams (words - 1): with n honoured and n = 1 there are none, so
+        # every length is 0 (checked against pycocoevalcap in test_hardening)
+        length = max(len(caption.split()) - 1, 0) if n >= 2 else 0
         return vec, norms, length
 
     scores = []

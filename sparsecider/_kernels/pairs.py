@@ -17,6 +17,7 @@ from .arrays import ranges
 __all__ = [
     "candidate_reference_pairs",
     "column_pair_dots",
+    "column_pair_entries",
     "length_penalty",
     "slot_norms",
     "sum_by",
@@ -121,7 +122,46 @@ def column_pair_dots(
     >>> column_pair_dots(counts, *args, clip=False).tolist()  # 2 * 1 + 1 * 1; 1 * 1
     [3.0, 1.0]
     """
+    cand_of_term, ref_of_term = column_pair_entries(runs, candidate)
+    data = weighted.data
+    ref_value = data[ref_of_term]
+    if clip:
+        terms = np.minimum(data[cand_of_term], ref_value)
+        terms *= ref_value
+    else:
+        terms = data[cand_of_term] * ref_value
     rows = weighted.indices
+    pair = slot_pair_base[rows[cand_of_term]] + slot_pair_base[rows[ref_of_term]]
+    return sum_by(pair, terms, n_pairs)
+
+
+def column_pair_entries(runs: np.ndarray, candidate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (candidate entry, reference entry) of one column and one image: the join.
+
+    The index work of :func:`column_pair_dots`, for statistics other than a
+    dot product (any function of the two entries' values, summed per pair).
+    Preconditions as there: entries are those of a CSC matrix laid out by
+    :func:`sparsecider._kernels.counts.layout`, ``runs`` marks where each
+    (column, image) run starts, ``candidate`` the entries of candidate rows.
+    The pair of a term is ``slot_pair_base[indices[c]] +
+    slot_pair_base[indices[r]]``.  Cost: O(nnz + number of terms).
+
+    Returns
+    -------
+    cand_of_term, ref_of_term : ndarray of int64, shape (n_terms,)
+        Entry positions (into ``data`` / ``indices``), in column order; within
+        a candidate entry, its image's reference entries in slot order.
+
+    Examples
+    --------
+    One image with two references and a candidate (slots 0, 1, 2); column 0
+    holds reference 0 and the candidate, column 1 all three:
+
+    >>> runs = np.array([True, False, True, False, False])
+    >>> candidate = np.array([False, True, False, False, True])
+    >>> [a.tolist() for a in column_pair_entries(runs, candidate)]
+    [[1, 4, 4], [0, 2, 3]]
+    """
     # the first entry of each candidate entry's run, from the running count of runs
     run_number = np.cumsum(runs, dtype=np.int32 if runs.shape[0] < 2**31 else np.int64)
     cand_entry = np.flatnonzero(candidate)
@@ -132,14 +172,4 @@ def column_pair_dots(
     n_refs = cand_entry[new_run][np.cumsum(new_run) - 1] - first
     shared = n_refs > 0
     cand_entry, first, n_refs = cand_entry[shared], first[shared], n_refs[shared]
-    cand_of_term = np.repeat(cand_entry, n_refs)
-    ref_of_term = ranges(first, n_refs)
-    data = weighted.data
-    ref_value = data[ref_of_term]
-    if clip:
-        terms = np.minimum(data[cand_of_term], ref_value)
-        terms *= ref_value
-    else:
-        terms = data[cand_of_term] * ref_value
-    pair = slot_pair_base[rows[cand_of_term]] + slot_pair_base[rows[ref_of_term]]
-    return sum_by(pair, terms, n_pairs)
+    return np.repeat(cand_entry, n_refs), ranges(first, n_refs)

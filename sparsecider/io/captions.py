@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from .._checks import describe_keys
 from .records import as_record, jsonl_rows
-from .text import CaptionFileError, atomic_write, read_text
+from .text import CaptionFileError, atomic_write, check_output, read_text
 
 __all__ = [
     "FORMATS",
@@ -43,6 +43,7 @@ __all__ = [
     "Captions",
     "align",
     "atomic_write",
+    "check_output",
     "load_annotations",
     "load_results",
     "read_candidates",
@@ -138,6 +139,8 @@ def _detect(text: str, name: str, fmt: str) -> tuple[str, object]:
         return "jsonl", None
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise CaptionFileError(f"{name}: JSON nested too deeply for a caption file") from None
     except json.JSONDecodeError as err:
         if fmt == "auto" and head == "{":
             return "jsonl", None  # several JSON objects, one per line
@@ -296,8 +299,9 @@ def _hashable(value: object, where: str) -> object:
     return value
 
 
-def read_candidates(path: str, fmt: str = "auto") -> Captions:
-    """One candidate caption per image (a duplicate image is an error).
+def read_candidates(path: str, fmt: str = "auto", *, several: bool = False) -> Captions:
+    """One candidate caption per image (a duplicate image is an error), or
+    with ``several=True`` each image's set of captions.
 
     Parameters
     ----------
@@ -306,12 +310,17 @@ def read_candidates(path: str, fmt: str = "auto") -> Captions:
         line); ``-`` is standard input.
     fmt : {"auto", "coco", "jsonl", "text"}, default "auto"
         The format; ``"auto"`` detects it from the content.
+    several : bool, default False
+        Accept several captions per image (for Self-CIDEr and consensus
+        selection): repeated entries of an image add to its set, in file
+        order; a JSON-lines ``candidate`` may be a list; a text line holds
+        an image's captions separated by tabs.
 
     Returns
     -------
     Captions
-        One caption per image; ``kind`` is ``"coco-results"``, ``"jsonl"``
-        or ``"text"``.
+        One caption per image (or each image's captions); ``kind`` is
+        ``"coco-results"``, ``"jsonl"`` or ``"text"``.
 
     Raises
     ------
@@ -335,7 +344,14 @@ def read_candidates(path: str, fmt: str = "auto") -> Captions:
     name = "<stdin>" if path == "-" else path
     kind, data = _detect(text, name, fmt)
     if kind == "text":
-        captions = [[_caption(line, f"{name}:{i}")] for i, line in enumerate(_lines(text), start=1)]
+        # an empty candidate scores 0, as in pycocoevalcap: kept, and counted by the caller
+        captions = [
+            [
+                _caption_of(field, f"{name}:{i}", allow_empty=True)
+                for field in (line.split("\t") if several else [line])
+            ]
+            for i, line in enumerate(_lines(text), start=1)
+        ]
         return Captions(list(range(1, len(captions) + 1)), captions, "text", name)
     if kind == "jsonl":
         rows = [(f"{name}:{lineno}", row) for lineno, row in _jsonl_rows(text, name)]
@@ -347,6 +363,21 @@ def read_candidates(path: str, fmt: str = "auto") -> Captions:
     for where, row in rows:
         row = as_record(row)
         image = _id_of(row, where)
+        if several:
+            if "candidate" not in row:
+                raise CaptionFileError(f"{where}: no 'caption' or 'candidate'")
+            value = row["candidate"]
+            values = value if isinstance(value, list) else [value]
+            if not values:
+                raise CaptionFileError(f"{where} (image {image!r}): an empty list of captions")
+            for caption in values:
+                caption = _caption_of(caption, f"{where} (image {image!r})", allow_empty=True)
+                if image not in seen:
+                    seen[image] = len(ids)
+                    ids.append(image)
+                    captions.append([])
+                captions[seen[image]].append(caption)
+            continue
         if image in seen:
             raise CaptionFileError(
                 f"{where}: a second caption for image {image!r} (first at {seen[image]}); "
@@ -356,7 +387,9 @@ def read_candidates(path: str, fmt: str = "auto") -> Captions:
         if "candidate" not in row:
             raise CaptionFileError(f"{where}: no 'caption' or 'candidate'")
         ids.append(image)
-        captions.append([_caption(row["candidate"], f"{where} (image {image!r})")])
+        captions.append(
+            [_caption_of(row["candidate"], f"{where} (image {image!r})", allow_empty=True)]
+        )
     return Captions(ids, captions, result_kind, name)
 
 
@@ -447,6 +480,8 @@ def _read_json(obj: object, what: str) -> tuple[object, str]:
         text = read_text(name)
         try:
             return json.loads(text), name
+        except RecursionError:
+            raise CaptionFileError(f"{name}: JSON nested too deeply for a caption file") from None
         except json.JSONDecodeError as err:
             raise CaptionFileError(
                 f"{name}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})"

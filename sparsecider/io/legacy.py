@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import warnings
 from pathlib import Path
 
 __all__ = ["COCO_VAL_IMAGES", "RestrictedUnpickler", "read_legacy_df"]
@@ -168,6 +169,15 @@ def read_legacy_df(path: str | Path, *, n_images: int | None = None) -> tuple[di
     elif "df" in data and "ref_len" in data:
         table, found = data["df"], _whole(data["ref_len"], path, logged=True)
     elif all(isinstance(k, tuple) for k in data):
+        if n_images is None:
+            warnings.warn(
+                f"{path}: a bare {{ngram: df}} pickle does not record how many images it "
+                f"was counted over; taking {COCO_VAL_IMAGES} (COCO val 2014, what the code "
+                "that wrote such files assumed). Pass n_images (--n-images) if it is another "
+                "corpus.",
+                UserWarning,
+                stacklevel=3,
+            )
         table, found = data, n_images if n_images is not None else COCO_VAL_IMAGES
     else:
         raise ValueError(
@@ -185,8 +195,11 @@ def read_legacy_df(path: str | Path, *, n_images: int | None = None) -> tuple[di
 def _whole(value: object, path: Path, *, logged: bool) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{path}: ref_len must be a number, got {value!r:.40}")
-    n = math.exp(value) if logged else float(value)
-    if not math.isfinite(n) or n < 1 or abs(n - round(n)) > 1e-6 * n:
+    try:
+        n = math.exp(value) if logged else float(value)
+    except OverflowError:
+        n = math.inf
+    if not math.isfinite(n) or n < 1 or n >= 2**32 or abs(n - round(n)) > 1e-6 * n:
         what = "the log of a whole number" if logged else "a whole number"
         raise ValueError(f"{path}: ref_len {value!r} is not {what} of images")
     return round(n)

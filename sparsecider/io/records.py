@@ -25,6 +25,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
 
 __all__ = ["as_record", "jsonl_rows", "read_jsonl"]
@@ -53,7 +54,7 @@ def jsonl_rows(lines: Iterable[bytes], name: str) -> Iterator[tuple[str, int, di
     while True:
         try:
             raw = next(lines, None)
-        except (OSError, EOFError) as err:
+        except (OSError, EOFError, zlib.error) as err:
             raise ValueError(f"{name}:{lineno + 1}: cannot read it ({err})") from None
         if raw is None:
             return
@@ -70,6 +71,8 @@ def jsonl_rows(lines: Iterable[bytes], name: str) -> Iterator[tuple[str, int, di
             raise ValueError(
                 f"{name}:{lineno}: malformed JSON ({err.msg} at column {err.colno})"
             ) from None
+        except RecursionError:
+            raise ValueError(f"{name}:{lineno}: JSON nested too deeply for a record") from None
         if not isinstance(row, dict):
             raise ValueError(
                 f"{name}:{lineno}: expected a JSON object with 'id', 'candidate' and "

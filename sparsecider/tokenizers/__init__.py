@@ -4,7 +4,11 @@
 callable) to a :class:`Tokenizer` with the name a signature records;
 ``whitespace`` is ``str.split()`` on one UTF-8 buffer; ``ptb`` (with its lexer
 ``ptb_lexer``) is the reference PTB pipeline in pure Python; ``ids`` turns
-integer token ids into the same hashes as their decimal strings.
+integer token ids into the same hashes as their decimal strings.  For
+Chinese, Japanese and Korean text, ``cjk`` holds the options and the steps
+around a segmenter: ``char`` (one token per CJK character), ``zh`` (jieba),
+``ja`` (MeCab through fugashi) and ``ko`` (Kiwi); the libraries load on first
+use.
 """
 
 from __future__ import annotations

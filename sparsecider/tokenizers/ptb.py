@@ -159,7 +159,12 @@ def _fast_path(text: str, cp: np.ndarray) -> tuple[list[str], np.ndarray]:
     across = inside & (((left == _DIGIT) & (right == _DIGIT)) | ((left == _DOT) & (right == _DOT)))
     bad_pos.append(run_first[across])
 
-    low = text.lower()
+    # ASCII letters lower-cased in place: the same length as ``text``, so the
+    # positions found below are positions in ``text`` (``str.lower`` can
+    # lengthen a string: "İ" becomes two characters, shifting every later
+    # position).  Lines with any other character take the exact lexer anyway.
+    low_cp = cp + ((cp >= 65) & (cp <= 90)).astype(np.uint32) * 32
+    low = low_cp.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
     for word in _SPLIT_WORDS:
         hits, at = [], low.find(word)
         while at >= 0:
@@ -190,9 +195,6 @@ def _fast_path(text: str, cp: np.ndarray) -> tuple[list[str], np.ndarray]:
 
     # the output: lower-case ASCII, drop chunk-final punctuation, a blank
     # before each clitic, then one blank between tokens and none at line ends
-    low_cp = np.frombuffer(low.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    if low_cp.shape[0] != n:  # a non-ASCII letter lower-cases to two characters
-        low_cp = cp + ((cp >= 65) & (cp <= 90)).astype(np.uint32) * 32
     drop = np.flatnonzero(punct & ends_chunk)
     kept = np.delete(low_cp, drop)
     kept[(kept == 9) | (kept == 34)] = 32  # tabs and double quotes become blanks

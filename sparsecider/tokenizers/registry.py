@@ -17,10 +17,29 @@ Registered names:
     Split on runs of whitespace exactly like ``str.split()`` (the same set of
     Unicode whitespace characters).  pycocoevalcap's scorer does this to its
     already tokenized input, so pre-tokenized captions score exactly as there.
+``"char"``
+    Chinese, Japanese (or Korean) text, one token per CJK character and one
+    per run of other letters and digits: the language-neutral baseline, no
+    dependency (:mod:`.char`).
+``"jieba"``
+    Chinese words through jieba in accurate mode, as the AI Challenger
+    evaluation code (:mod:`.zh`; the ``jieba`` extra).
+``"mecab"``
+    Japanese morphemes through MeCab (fugashi) with UniDic-lite (:mod:`.ja`;
+    the ``mecab`` extra).
+``"kiwi"``
+    Korean morphemes through Kiwi (:mod:`.ko`; the ``kiwi`` extra).
 callable
     Any function taking the list of captions and returning one list of token
     strings per caption, in order.  Tokens must be non-empty and contain no
     whitespace.  Its signature name is ``custom:<qualified name>``.
+
+The four CJK tokenizers take keyword options, given to
+:func:`get_tokenizer` (``get_tokenizer("jieba", normalize="nfkc")``):
+``normalize``, ``punctuation`` and ``lowercase`` (:mod:`.cjk`), and jieba's
+``hmm``.  A library is imported, and its version read, when its name is
+first resolved; the signature records both the version and every option
+that differs from its default: ``jieba-0.42.1``, ``jieba-0.42.1+nfkc+no-hmm``.
 
 ``TokenizerLike`` is the type of such an argument: one of the names, or a callable.
 
@@ -37,12 +56,16 @@ custom:letters [4]
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._kernels.tokens import Tokens
+from . import char, ja, ko, zh
+from .cjk import check_options
 from .ptb import ptb_tokenize
 from .whitespace import split_whitespace
 
@@ -69,7 +92,7 @@ class Tokenizer:
     name : str
         What a signature records (``tok:<name>``): the registered name, or
         ``custom:<qualified name>`` for a callable; followed by
-        ``-<version>`` when ``version`` is set.
+        ``-<version>`` when ``version`` is set, then by ``options``.
     split : callable
         ``list[str] -> Tokens``: tokenizes and hashes a list of captions as
         one sequence.
@@ -83,6 +106,9 @@ class Tokenizer:
         The version of the third-party library doing the work, which can
         change tokens; None for the built-ins, which are versioned with
         sparsecider itself (the signature's ``version:`` field).
+    options : str
+        The markers of the options that differ from their defaults and
+        change tokens (``"+nfkc+no-hmm"``); ``""`` for none.
 
     Examples
     --------
@@ -96,10 +122,12 @@ class Tokenizer:
     lookahead: bool = False
     custom: Callable | None = None
     version: str | None = None
+    options: str = ""
 
     @property
     def name(self) -> str:
-        return self.base_name if self.version is None else f"{self.base_name}-{self.version}"
+        versioned = self.base_name if self.version is None else f"{self.base_name}-{self.version}"
+        return versioned + self.options
 
 
 TokenizerLike = str | Callable[[list[str]], Sequence[Sequence[str]]] | Tokenizer
@@ -115,6 +143,14 @@ _REGISTRY: dict[str, Tokenizer] = {
     "whitespace": Tokenizer("whitespace", split_whitespace),
 }
 
+# The CJK tokenizers, built on first use: each module has OPTIONS (its own
+# options and their defaults), load() (imports its library, or raises an
+# ImportError naming the extra), version(), markers(**own) and
+# split(captions, text_options, **own).
+_SEGMENTERS = {"char": char, "jieba": zh, "mecab": ja, "kiwi": ko}
+_built: dict[tuple, Tokenizer] = {}
+_building = threading.Lock()
+
 
 def registered() -> tuple[str, ...]:
     """The registered tokenizer names.
@@ -122,43 +158,101 @@ def registered() -> tuple[str, ...]:
     Examples
     --------
     >>> registered()
-    ('ptb', 'whitespace')
+    ('ptb', 'whitespace', 'char', 'jieba', 'mecab', 'kiwi')
     """
-    return tuple(_REGISTRY)
+    return (*_REGISTRY, *_SEGMENTERS)
 
 
 def _known() -> str:
-    return ", ".join(repr(name) for name in _REGISTRY)
+    return ", ".join(repr(name) for name in registered())
 
 
-def get_tokenizer(tokenizer: TokenizerLike) -> Tokenizer:
+def _segmenter(name: str, options: dict[str, object]) -> Tokenizer:
+    """The CJK tokenizer ``name`` with ``options`` (one object per distinct options)."""
+    module = _SEGMENTERS[name]
+    text, own = check_options(name, options, module.OPTIONS)
+    key = (name, text, tuple(sorted(own.items())))
+    with _building:
+        found = _built.get(key)
+    if found is not None:
+        return found
+    module.load()  # an ImportError naming the extra when the library is missing
+    built = Tokenizer(
+        name,
+        functools.partial(module.split, text=text, **own),
+        version=module.version(),
+        options=text.markers + module.markers(**own),
+    )
+    with _building:
+        return _built.setdefault(key, built)
+
+
+def get_tokenizer(tokenizer: TokenizerLike, **options: object) -> Tokenizer:
     """Resolve a ``tokenizer`` argument (a registered name or a callable).
+
+    Parameters
+    ----------
+    tokenizer : str, callable or Tokenizer
+        A registered name (:func:`registered`), a callable (see the module's
+        description), or an already resolved :class:`Tokenizer` (returned
+        as it is).
+    **options
+        Options of a CJK tokenizer (``"char"``, ``"jieba"``, ``"mecab"``,
+        ``"kiwi"``): ``normalize`` (None or ``"nfkc"``), ``punctuation``
+        (``"drop"`` or ``"keep"``), ``lowercase`` (bool), and for
+        ``"jieba"`` ``hmm`` (bool); see :mod:`sparsecider.tokenizers.cjk`.
+        The returned tokenizer is what the scoring functions take as
+        ``tokenizer=``.
 
     Raises
     ------
     ValueError
-        An unknown name; the message lists the known ones.
+        An unknown name (the message lists the known ones), or an option
+        value out of range.
     TypeError
-        Neither a string nor a callable.
+        Neither a string nor a callable; an option the tokenizer does not
+        have, or of the wrong type.
+    ImportError
+        The library of a CJK tokenizer is not installed; the message names
+        the pip extra.
 
     Examples
     --------
     >>> get_tokenizer(str.split).name
     'custom:str.split'
+    >>> t = get_tokenizer("char", normalize="nfkc")
+    >>> t.name, t.split(["ＡＢＣ的狗。"]).lengths.tolist()
+    ('char+nfkc', [3])
     >>> get_tokenizer("spacy")
     Traceback (most recent call last):
     ...
     ValueError: tokenizer='spacy' is not known; use 'ptb' (raw text, as pycocoevalcap), ...
+    >>> get_tokenizer("ptb", lowercase=False)
+    Traceback (most recent call last):
+    ...
+    TypeError: tokenizer 'ptb' takes no options; got lowercase (options go with 'char', ...
     """
+    if options and not (isinstance(tokenizer, str) and tokenizer in _SEGMENTERS):
+        if isinstance(tokenizer, str):
+            what = f"tokenizer {tokenizer!r}"
+        else:
+            what = "a resolved Tokenizer" if isinstance(tokenizer, Tokenizer) else "a callable"
+        raise TypeError(
+            f"{what} takes no options; got {', '.join(options)} (options go with 'char', "
+            "'jieba', 'mecab' or 'kiwi')"
+        )
     if isinstance(tokenizer, Tokenizer):
         return tokenizer
     if isinstance(tokenizer, str):
         found = _REGISTRY.get(tokenizer)
         if found is not None:
             return found
+        if tokenizer in _SEGMENTERS:
+            return _segmenter(tokenizer, options)
         raise ValueError(
             f"tokenizer={tokenizer!r} is not known; use 'ptb' (raw text, as pycocoevalcap), "
-            "'whitespace' (already tokenized text), "
+            "'whitespace' (already tokenized text), 'char', 'jieba', 'mecab' or 'kiwi' "
+            "(Chinese, Japanese, Korean), "
             "or a callable mapping a list of captions to a list of token lists "
             f"(registered: {_known()})"
         )
