@@ -159,12 +159,17 @@ def _fast_path(text: str, cp: np.ndarray) -> tuple[list[str], np.ndarray]:
     across = inside & (((left == _DIGIT) & (right == _DIGIT)) | ((left == _DOT) & (right == _DOT)))
     bad_pos.append(run_first[across])
 
-    # ASCII letters lower-cased in place: the same length as ``text``, so the
-    # positions found below are positions in ``text`` (``str.lower`` can
-    # lengthen a string: "İ" becomes two characters, shifting every later
-    # position).  Lines with any other character take the exact lexer anyway.
-    low_cp = cp + ((cp >= 65) & (cp <= 90)).astype(np.uint32) * 32
-    low = low_cp.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    # The positions found below must be positions in ``text``.  ``str.lower``
+    # can lengthen a string ("İ" becomes two characters, shifting every later
+    # position; no character gets shorter), so when it does, only ASCII letters
+    # are lower-cased (lines with any other character take the exact lexer
+    # anyway).
+    low = text.lower()
+    if len(low) == n:
+        low_cp = np.frombuffer(low.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    else:
+        low_cp = cp + ((cp >= 65) & (cp <= 90)).astype(np.uint32) * 32
+        low = low_cp.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
     for word in _SPLIT_WORDS:
         hits, at = [], low.find(word)
         while at >= 0:
