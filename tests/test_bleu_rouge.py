@@ -363,10 +363,10 @@ def _special(captions: list[str]) -> bool:
 
 
 @pytest.fixture(scope="module")
-def coco_subset(shared_data):
+def coco_subset(coco_data):
     """3,000 images of COCO val, and every image whose captions hold non-ASCII
     text (tokens with a non-breaking space among them)."""
-    cands, refs = shared_data.coco_val()
+    cands, refs = coco_data.coco_val()
     ids = [i for n, i in enumerate(refs) if n < 3000 or _special([cands[i], *refs[i]])]
     return [cands[i] for i in ids], [refs[i] for i in ids], ids
 
@@ -385,12 +385,12 @@ def test_coco_val_subset_held_out_reference(coco_subset):
     assert_rouge_matches([r[0] for r in refs], [r[1:] for r in refs])
 
 
-def test_coco_val_from_raw_text(shared_data):
+def test_coco_val_from_raw_text(coco_data):
     """Raw text through sparsecider's PTB tokenizer equals the Java tokenizer's
     output scored as pycocoevalcap scores it, on all of COCO val; for ROUGE-L
     the PTB tokens that hold a non-breaking space stay whole, as in Rouge."""
-    raw_cands, raw_refs = shared_data.coco_val_raw()
-    cands, refs = shared_data.coco_val()
+    raw_cands, raw_refs = coco_data.coco_val_raw()
+    cands, refs = coco_data.coco_val()
     for fn in (sparsecider.bleu, sparsecider.rouge_l):
         got = fn(raw_cands, raw_refs, tokenizer="ptb")
         want = fn(cands, refs, tokenizer="whitespace")
@@ -431,8 +431,8 @@ print(json.dumps({"eval": e.eval, "images": [[k, v] for k, v in e.imgToEval.item
 """
 
 
-def test_cocoevalcap_without_java_equals_the_reference_with_java(shared_data):
-    coco = shared_data.DATA / "coco"
+def test_cocoevalcap_without_java_equals_the_reference_with_java(coco_data):
+    coco = coco_data.coco_dir()
     env = {**os.environ, "PATH": str(Path(sys.executable).parent)}
     run = subprocess.run(
         [sys.executable, "-c", _NO_JAVA, str(coco / "captions_val2014_reconstructed.json.gz"),

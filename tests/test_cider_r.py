@@ -27,9 +27,9 @@ def quiet_port(*args, **kwargs):
         return port.cider_r(*args, **kwargs)
 
 
-def test_coco_val_5000_images_match_sacreeos(shared_data):
+def test_coco_val_5000_images_match_sacreeos(coco_data):
     """5,000 COCO val images: each image's fifth caption against its first four."""
-    _, refs = shared_data.coco_val()
+    _, refs = coco_data.coco_val()
     ids = list(refs)[:5000]
     cands, refss = [refs[i][4] for i in ids], [refs[i][:4] for i in ids]
     want_score, want = port.cider_r(cands, refss)
@@ -39,11 +39,11 @@ def test_coco_val_5000_images_match_sacreeos(shared_data):
     assert got.per_order.shape == (5000, 4) and got.n_images == 5000
 
 
-def test_the_port_is_sacreeos(shared_data):
+def test_the_port_is_sacreeos(coco_data):
     cider_r_module = pytest.importorskip(
         "sacreeos.metric.cider_r", reason="SacreEOS is not installed (it is not in any extra)"
     )
-    cands, refs = shared_data.coco_val()
+    cands, refs = coco_data.coco_val()
     ids = list(refs)[:300]
     tests, refss = [cands[i] for i in ids], [refs[i] for i in ids]
     tests[:3] = ["a a a dog dog", "the man 's hat -lrb- red -rrb-", refss[2][0]]

@@ -92,10 +92,10 @@ def test_consensus_with_fitted_df_and_oracle_selection(sets, refs):
         check(oracle, *brute_force(sets, own))
 
 
-def test_coco_val_consensus_and_oracle(shared_data):
+def test_coco_val_consensus_and_oracle(coco_data):
     """300 COCO val images, each with its 5 captions plus the random-submission
     caption (a human caption of another image) as candidates."""
-    cands, refs = shared_data.coco_val()
+    cands, refs = coco_data.coco_val()
     ids = list(refs)[:300]
     sets = {i: [*refs[i][:5], cands[i]] for i in ids}
     got = mbr_select(sets, df="coco-val2014", tokenizer="whitespace")

@@ -64,8 +64,8 @@ def check_against_oracle(result, oracle_divs, oracle_kernels, *, tol=1e-10):
 
 
 @pytest.fixture(scope="module")
-def coco(shared_data):
-    _, refs = shared_data.coco_val()
+def coco(coco_data):
+    _, refs = coco_data.coco_val()
     ref_sets = list(refs.values())[:5000]
     return (
         ref_sets,
@@ -98,10 +98,10 @@ def test_coco_val_sets_of_other_sizes(coco):
     check_against_oracle(got, divs, kernels)
 
 
-def test_the_shipped_coco_df_is_the_authors_df(shared_data):
+def test_the_shipped_coco_df_is_the_authors_df(coco_data):
     """``df="coco-val2014"``: the references of every COCO val 2014 image,
     PTB-tokenized, one document per image, as ``eval_self_cider`` counts them."""
-    _, refs = shared_data.coco_val()
+    _, refs = coco_data.coco_val()
     all_refs = list(refs.values())
     sets = [s[:5] for s in all_refs[1000:1200]]
     own = DocumentFrequencies.from_references(all_refs, tokenizer="whitespace")
@@ -231,8 +231,8 @@ def test_errors():
         sparsecider.self_cider([["a dog"]])  # type: ignore[call-arg]
 
 
-def test_threads_give_the_same_bits(shared_data):
-    _, refs = shared_data.coco_val()
+def test_threads_give_the_same_bits(coco_data):
+    _, refs = coco_data.coco_val()
     sets = [s[:3] for s in list(refs.values())[:4200]]  # two shards of 2,100 images
     df = DocumentFrequencies.from_references(list(refs.values())[:4200], tokenizer="whitespace")
     one = sparsecider.self_cider(sets, df=df, tokenizer="whitespace", n_jobs=1, kernels=True)

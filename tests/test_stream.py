@@ -211,8 +211,8 @@ def test_n_jobs_in_memory_is_bit_identical():
 
 
 @pytest.mark.realdata
-def test_coco_val_chunked_and_threaded(shared_data):
-    cands, refs = shared_data.coco_val()
+def test_coco_val_chunked_and_threaded(coco_data):
+    cands, refs = coco_data.coco_val()
     ids = list(refs)[:12000]
     records = [{"id": i, "candidate": cands[i], "references": refs[i]} for i in ids]
     whole = in_memory(records, tokenizer="whitespace")
@@ -221,8 +221,8 @@ def test_coco_val_chunked_and_threaded(shared_data):
 
 
 @pytest.mark.realdata
-def test_coco_raw_text_chunked_ptb(shared_data):
-    cands, refs = shared_data.coco_val_raw()
+def test_coco_raw_text_chunked_ptb(coco_data):
+    cands, refs = coco_data.coco_val_raw()
     ids = list(refs)[:3000]
     records = [{"id": i, "candidate": cands[i], "references": refs[i]} for i in ids]
     whole = in_memory(records)
