@@ -81,19 +81,28 @@ def _is_sequence(x: object) -> bool:
     return hasattr(x, "to_numpy") and getattr(x, "ndim", None) == 1 and not isinstance(x, Mapping)
 
 
-def candidate_list(value: object, where: str) -> list[str]:
-    """One image's candidates: a string, or a non-empty sequence of strings."""
-    if isinstance(value, str):
-        return [value]
+def _strings(value: object, where: str, *, expected: str, if_empty: str) -> list[str]:
+    """The items of a non-empty list-like of strings, each checked; the
+    messages name ``where`` and the item."""
     if not _is_sequence(value):
-        raise TypeError(f"{where} must be a string or a list of strings, got {type_name(value)}")
+        raise TypeError(f"{where} must be {expected}, got {type_name(value)}")
     items = list(value)
     if not items:
-        raise ValueError(f"{where} is an empty list; give at least one candidate per image")
+        raise ValueError(f"{where} {if_empty}")
     for j, item in enumerate(items):
         if not isinstance(item, str):
             raise TypeError(f"{where}[{j}] must be a string, got {type_name(item)}")
     return items
+
+
+def candidate_list(value: object, where: str) -> list[str]:
+    """One image's candidates: a string, or a non-empty sequence of strings."""
+    if isinstance(value, str):
+        return [value]
+    return _strings(
+        value, where, expected="a string or a list of strings",
+        if_empty="is an empty list; give at least one candidate per image",
+    )  # fmt: skip
 
 
 def reference_list(value: object, where: str) -> list[str]:
@@ -103,15 +112,10 @@ def reference_list(value: object, where: str) -> list[str]:
             f"{where} is a string; references must be a list of strings per image "
             f"(wrap a single reference as [{value[:30]!r}])"
         )
-    if not _is_sequence(value):
-        raise TypeError(f"{where} must be a list of strings, got {type_name(value)}")
-    items = list(value)
-    if not items:
-        raise ValueError(f"{where} is empty; every candidate needs at least one reference")
-    for j, item in enumerate(items):
-        if not isinstance(item, str):
-            raise TypeError(f"{where}[{j}] must be a string, got {type_name(item)}")
-    return items
+    return _strings(
+        value, where, expected="a list of strings",
+        if_empty="is empty; every candidate needs at least one reference",
+    )  # fmt: skip
 
 
 def caption_list(value: object, name: str) -> list[str]:
@@ -280,15 +284,10 @@ def _candidate_set(value: object, where: str) -> list[str]:
             f"{where} is a string; give each image a list of its candidates "
             f"(a set of one is [{value[:30]!r}])"
         )
-    if not _is_sequence(value):
-        raise TypeError(f"{where} must be a list of strings, got {type_name(value)}")
-    items = list(value)
-    if not items:
-        raise ValueError(f"{where} is empty; every image needs at least one candidate")
-    for j, item in enumerate(items):
-        if not isinstance(item, str):
-            raise TypeError(f"{where}[{j}] must be a string, got {type_name(item)}")
-    return items
+    return _strings(
+        value, where, expected="a list of strings",
+        if_empty="is empty; every image needs at least one candidate",
+    )  # fmt: skip
 
 
 def as_candidate_sets(candidate_sets: object, name: str = "candidate_sets") -> Corpus:
