@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["bucket_index", "lookup_buckets", "lookup_sorted", "merge_sorted"]
+__all__ = ["bucket_index", "lookup_buckets", "lookup_sorted", "merge_sorted", "merge_two"]
 
 
 def merge_sorted(
@@ -22,17 +22,57 @@ def merge_sorted(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Union of several strictly increasing key arrays, with the counts of equal keys summed.
 
-    A stable sort of the concatenation finds the sorted runs and merges them
-    (timsort), so the cost is O(total log number-of-arrays), not a full sort.
+    Folded two at a time (:func:`merge_two`): no sort and no copy of the
+    concatenation, so merging a table into a large one needs about two
+    output-sized arrays (the streaming fit merges partial tables this way).
+    Counts are exact integer sums, so the order of merging does not matter.
+
+    Examples
+    --------
+    >>> a = np.array([2, 5, 9], dtype=np.uint64)
+    >>> b = np.array([1, 5, 12], dtype=np.uint64)
+    >>> ones = np.ones(3, dtype=np.int64)
+    >>> k, c = merge_sorted([a, b, a], [np.array([1, 2, 3]), np.array([4, 5, 6]), ones])
+    >>> k.tolist(), c.tolist()
+    ([1, 2, 5, 9, 12], [4, 2, 8, 4, 6])
     """
-    both = np.concatenate(keys)
-    order = np.argsort(both, kind="stable")
-    both = both[order]
-    summed = np.concatenate(counts).astype(np.uint64)[order]
-    if both.shape[0] == 0:
-        return both, summed
-    starts = np.flatnonzero(np.concatenate(([True], both[1:] != both[:-1])))
-    return both[starts], np.add.reduceat(summed, starts)
+    merged_keys = np.asarray(keys[0], dtype=np.uint64)
+    merged_counts = np.asarray(counts[0])
+    for more_keys, more_counts in zip(keys[1:], counts[1:], strict=True):
+        merged_keys, merged_counts = merge_two(
+            merged_keys, merged_counts, np.asarray(more_keys), np.asarray(more_counts)
+        )
+    return merged_keys, merged_counts
+
+
+def merge_two(
+    a: np.ndarray, a_counts: np.ndarray, b: np.ndarray, b_counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Union of two strictly increasing key arrays, counts summed.
+
+    Counts keep the inputs' common integer type (uint32 for document
+    frequencies: a sum is at most the merged number of images, which their
+    constructor bounds below 2**32).
+
+    Each key of ``b`` is found in ``a`` by binary search: those present add
+    their count in place (the positions are distinct, as ``b`` is strictly
+    increasing), the others are inserted in one ``np.insert``.  Cost:
+    O(len(b) log len(a) + len(a) + len(b)); memory: the two outputs plus
+    one position per key of ``b``.
+    """
+    dtype = np.result_type(a_counts.dtype, b_counts.dtype)
+    out_counts = a_counts.astype(dtype)  # a new array: the caller's stays intact
+    if b.shape[0] == 0:
+        return a, out_counts
+    pos = np.searchsorted(a, b)
+    found = pos < a.shape[0]
+    found[found] = a[pos[found]] == b[found]
+    out_counts[pos[found]] += b_counts[found].astype(dtype)
+    new = ~found
+    return (
+        np.insert(a, pos[new], b[new]),
+        np.insert(out_counts, pos[new], b_counts[new].astype(dtype)),
+    )
 
 
 def lookup_sorted(
