@@ -106,23 +106,18 @@ def _load_df(spec: str):
         raise UsageError(f"{err}{hint}") from None
 
 
-def _score_one(args, df, references, cand_path: str) -> dict:
+def _read_aligned(args, references, cand_path: str):
+    """One candidates file, aligned with the references; and the seconds it took."""
     start = time.perf_counter()
     candidates = read_candidates(cand_path, args.input_format)
     ids, cands, refs, unscored = align(references, candidates)
-    read_s = time.perf_counter() - start
+    return candidates, ids, cands, refs, unscored, time.perf_counter() - start
+
+
+def _score_one(args, df, references, cand_path: str) -> dict:
+    candidates, ids, cands, refs, unscored, read_s = _read_aligned(args, references, cand_path)
     start = time.perf_counter()
-    if args.metric == "cider":
-        result = cider(cands, refs, n=args.n, df=df, tokenizer=args.tokenizer, n_jobs=args.n_jobs)
-    elif args.metric == "cider-r":  # SacreEOS's defaults (repeat 0.8, length 0.2, alpha 1)
-        result = cider_r(cands, refs, n=args.n, df=df, tokenizer=args.tokenizer, n_jobs=args.n_jobs)
-    elif args.metric == "rouge-l":
-        result = rouge_l(cands, refs, tokenizer=args.tokenizer, n_jobs=args.n_jobs)
-    else:
-        result = cider_d(
-            cands, refs, n=args.n, sigma=args.sigma, df=df, tokenizer=args.tokenizer,
-            n_jobs=args.n_jobs,
-        )  # fmt: skip
+    result = _score_metric(args.metric, cands, refs, args, df)
     entry = {
         "candidates": candidates.source,
         **_summary(result),
@@ -263,17 +258,14 @@ def _score_metric(metric: str, cands: list[str], refs: list[list[str]], args, df
         return rouge_l(cands, refs, **common)
     if metric == "cider":
         return cider(cands, refs, n=args.n, df=df, **common)
-    if metric == "cider-r":
+    if metric == "cider-r":  # SacreEOS's defaults (repeat 0.8, length 0.2, alpha 1)
         return cider_r(cands, refs, n=args.n, df=df, **common)
     return cider_d(cands, refs, n=args.n, sigma=args.sigma, df=df, **common)
 
 
 def _table_row(args, df, references, cand_path: str) -> dict:
     """Every metric of ``args.metrics`` for one candidates file."""
-    start = time.perf_counter()
-    candidates = read_candidates(cand_path, args.input_format)
-    ids, cands, refs, unscored = align(references, candidates)
-    read_s = time.perf_counter() - start
+    candidates, ids, cands, refs, unscored, read_s = _read_aligned(args, references, cand_path)
     start = time.perf_counter()
     scores, signatures, per_image = {}, {}, {}
     for metric in args.metrics:
