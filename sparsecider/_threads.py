@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 import numpy as np
 
 from ._kernels.lookup import lookup_sorted
+from ._progress import Progress
 from ._stages import Prepared, count_order, no_reference_words, order_statistics, prepare
 from .corpus import Corpus
 from .frequencies import DocumentFrequencies
@@ -113,6 +114,7 @@ def score_shards(
     corpus: Corpus, bounds: list[tuple[int, int]], *, n: int, clip: bool,
     tokenizer: Tokenizer, df: DocumentFrequencies | None,
     out: Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]],
+    progress: Progress | None = None,
 ) -> list[Prepared]:  # fmt: skip
     """The shards (laid out), each (shard, order)'s statistics written to
     ``out(shard, order)``, computed in a pool of one thread per shard.
@@ -122,8 +124,9 @@ def score_shards(
     statistics.  Tasks are queued as soon as their inputs are ready, so no
     thread idles while a task is ready to run.  When shards fail, the error raised
     is that of the first failing shard in shard order, whichever failed first
-    in time.
+    in time.  ``progress.step()`` follows each task (``1 + 2 n`` per shard).
     """
+    step = (lambda _future: progress.step()) if progress is not None else None
     with ThreadPoolExecutor(len(bounds), thread_name_prefix="sparsecider") as pool:
         hashed = {
             pool.submit(_prepare_shard, corpus, *b, n=n, tokenizer=tokenizer): s
@@ -137,8 +140,12 @@ def score_shards(
                 s = hashed[future]
                 shards[s], shard_words = future.result()
                 words += shard_words
+                if step is not None:
+                    step(future)
                 for k in range(n):
                     counted[s, k] = pool.submit(count_order, shards[s], k, local_df=df is None)
+                    if step is not None:
+                        counted[s, k].add_done_callback(step)
             if df is None and words == 0:
                 raise no_reference_words()
             n_docs = corpus.n_images if df is None else df.n_images
@@ -152,6 +159,8 @@ def score_shards(
                         _shard_order_statistics, shards, s, k, df, n_docs, clip, out(s, k)
                     )
                     stats[s, k].add_done_callback(pending.done)
+                    if step is not None:
+                        stats[s, k].add_done_callback(step)
             for task in stats.values():
                 task.result()
         except BaseException:

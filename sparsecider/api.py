@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from . import reduce
+from ._progress import Progress, check_progress
+from ._progress import bar as progress_bar
 from ._validate import Options, check_n_jobs, check_options, warn_small_corpus
 from .corpus import Corpus, as_corpus
 from .engine import statistics
@@ -27,8 +29,14 @@ Candidates = Sequence[str] | Sequence[Sequence[str]] | Mapping[object, str | Seq
 References = Sequence[Sequence[str]] | Mapping[object, Sequence[str]]
 
 
-def score_corpus(corpus: Corpus, options: Options, *, n_jobs: int = 1) -> CiderResult:
-    """Score a normalised corpus with checked options, in ``n_jobs`` threads.
+def score_corpus(
+    corpus: Corpus, options: Options, *, n_jobs: int = 1, progress: Progress | None = None,
+    stacklevel: int = 1,
+) -> CiderResult:  # fmt: skip
+    """Score a normalised corpus with checked options, in ``n_jobs`` threads
+    (``progress``: see :func:`sparsecider.engine.statistics`).  A
+    :class:`~sparsecider.SmallCorpusWarning` points ``stacklevel`` frames
+    above the caller (1: the caller's caller, the user of a public function).
 
     Examples
     --------
@@ -42,10 +50,10 @@ def score_corpus(corpus: Corpus, options: Options, *, n_jobs: int = 1) -> CiderR
     Image 0 matches its reference in orders 1-3 (cosine 1) and has no
     4-gram: 10 * 3 / 4.  Image 1 shares only "a", whose idf is 0.
     """
-    warn_small_corpus(corpus.n_images, options.df)
+    warn_small_corpus(corpus.n_images, options.df, stacklevel=3 + stacklevel)
     stats = statistics(
         corpus, n=options.n, clip=options.clip, tokenizer=options.tokenizer, df=options.df,
-        n_jobs=n_jobs,
+        n_jobs=n_jobs, progress=progress,
     )  # fmt: skip
     return CiderResult.from_per_order(
         reduce.per_order_values(stats, options.sigma, options.scale),
@@ -67,6 +75,7 @@ def cider_d(
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
     n_jobs: int | None = -1,
+    progress: bool | None = False,
 ) -> CiderResult:
     """CIDEr-D, exactly as pycocoevalcap's ``Cider`` class computes it.
 
@@ -92,14 +101,17 @@ def cider_d(
         few.  A :class:`DocumentFrequencies` fitted on another corpus (e.g.
         the training captions for RL rewards): each image then scores
         exactly as it would inside that corpus.
-    tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
+    tokenizer : str or callable, default "ptb"
         How captions become tokens.  ``"ptb"``: raw text through the
         reference pipeline (pycocoevalcap's ``PTBTokenizer``, in pure Python:
         see :func:`sparsecider.ptb_tokenize`); the references, flattened
         image after image, are tokenized as one sequence and the candidates
         as another, as ``COCOEvalCap`` does.  ``"whitespace"``: captions
         already tokenized (``str.split``), as pycocoevalcap's scorer takes
-        them.  A callable maps the list of captions to a list of token lists.
+        them.  The other registered names (:func:`sparsecider.tokenizers.registered`):
+        ``"char"``, ``"jieba"``, ``"mecab"``, ``"kiwi"`` for Chinese, Japanese
+        and Korean.  A callable maps the list of captions to a list of token
+        lists.
     scale : float, default 10.0
         Final multiplier (pycocoevalcap uses 10).
     n_jobs : int or None, default -1
@@ -112,6 +124,12 @@ def cider_d(
         shard gets fewer than 2,000 images.  A callable ``tokenizer`` is then
         called from the worker threads, once per shard: it must be
         thread-safe and tokenize each caption on its own.
+    progress : bool or None, default False
+        A tqdm progress bar on standard error over the engine's steps
+        (tokenize; hash; count and score each order; per shard when
+        threaded), for corpora that take a while.  None: a bar only when
+        standard error is a terminal and tqdm is installed.  True needs
+        tqdm (``pip install 'sparsecider[progress]'``).
 
     Returns
     -------
@@ -145,8 +163,7 @@ def cider_d(
     'CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
     """
     options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer)
-    jobs = check_n_jobs(n_jobs)
-    return score_corpus(as_corpus(candidates, references), options, n_jobs=jobs)
+    return _score(candidates, references, options, n_jobs, progress)
 
 
 def cider(
@@ -158,6 +175,7 @@ def cider(
     tokenizer: TokenizerLike = "ptb",
     scale: float = 10.0,
     n_jobs: int | None = -1,
+    progress: bool | None = False,
 ) -> CiderResult:
     """Plain CIDEr: as :func:`cider_d` without clipping and without the length penalty.
 
@@ -173,5 +191,18 @@ def cider(
     'CIDEr|n:4|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
     """
     options = check_options(n=n, sigma=None, scale=scale, df=df, tokenizer=tokenizer)
+    return _score(candidates, references, options, n_jobs, progress)
+
+
+def _score(
+    candidates: Candidates, references: References, options: Options, n_jobs: object,
+    progress: object,
+) -> CiderResult:  # fmt: skip
     jobs = check_n_jobs(n_jobs)
-    return score_corpus(as_corpus(candidates, references), options, n_jobs=jobs)
+    show = check_progress(progress)
+    corpus = as_corpus(candidates, references)
+    bar = progress_bar(show, options.signature(corpus.n_images).metric)
+    try:
+        return score_corpus(corpus, options, n_jobs=jobs, progress=bar, stacklevel=2)
+    finally:
+        bar.close()

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import check_int
+from ._checks import MAX_N, check_int
 from ._image_shards import per_candidate
 from ._kernels.arrays import exclusive_cumsum
 from ._kernels.clipped import clipped_counts, matchable_tokens
@@ -349,7 +349,7 @@ def bleu(
     >>> r.signature
     'BLEU-4|n:4|tok:ptb|version:0.1.0'
     """
-    n = check_int("n", n)
+    n = check_int("n", n, maximum=MAX_N)
     resolved = get_tokenizer(tokenizer)
     jobs = check_n_jobs(n_jobs)
     corpus = as_corpus(candidates, references)

@@ -24,11 +24,13 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterable
-from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
+from ._progress import iterate
 from ._version import __version__
 from .api import cider, cider_d
 from .bleu import bleu
@@ -40,11 +42,12 @@ from .io.captions import (
     FORMATS,
     CaptionFileError,
     align,
-    atomic_write,
     check_output,
+    open_output,
     read_candidates,
     read_references,
 )
+from .io.text import writes_to_stdout
 from .mbr import mbr_select
 from .rouge import rouge_l
 from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
@@ -57,17 +60,6 @@ class UsageError(Exception):
     """A problem with the input: reported on one line, exit status 1."""
 
 
-def _progress(items: list, desc: str) -> Iterable:
-    """A tqdm bar on an interactive stderr when tqdm is installed; else the items."""
-    if len(items) < 2 or not sys.stderr.isatty():
-        return items
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return items
-    return tqdm(items, desc=desc, file=sys.stderr, leave=False)
-
-
 # ---- sparsecider score -----------------------------------------------------------
 
 
@@ -76,6 +68,9 @@ def _summary(result) -> dict:
     return {
         "metric": result.metric,
         "score": result.score,
+        # several candidates per image: each counts once in the mean (as each
+        # row does in pycocoevalcap), so images with more candidates weigh more
+        "score_is_mean_over": "images" if result.n_candidates == result.n_images else "candidates",
         "signature": result.signature,
         "n_images": result.n_images,
         "n_candidates": result.n_candidates,
@@ -104,6 +99,19 @@ def _load_df(spec: str):
             else ""
         )
         raise UsageError(f"{err}{hint}") from None
+
+
+def _files(args, desc: str) -> Iterable[str]:
+    """The candidate files, with a bar when there are several (``--progress``)."""
+    shown = args.progress if len(args.candidates) > 1 else False
+    return iterate(args.candidates, shown, desc, unit="file")
+
+
+def _summaries(args) -> TextIO:
+    """Where a command prints its summary: standard error when its data
+    output is standard output (``-``), so a pipe receives only the data."""
+    outputs = (getattr(args, "per_image", None), getattr(args, "output", None))
+    return sys.stderr if any(o and writes_to_stdout(o) for o in outputs) else sys.stdout
 
 
 def _read_aligned(args, references, cand_path: str):
@@ -172,10 +180,23 @@ def _text_line(entry: dict, prefix: str = "") -> str:
     if "ci" in entry:
         c = entry["ci"]
         ci = f" ({c['confidence'] * 100:g}% CI {c['low']:.4f}-{c['high']:.4f})"
-    return f"{prefix}{entry['metric']} = {entry['score']:.4f}{ci} | {entry['signature']}"
+    notes = "".join(f" [{note}]" for note in _notes(entry))
+    return f"{prefix}{entry['metric']} = {entry['score']:.4f}{ci}{notes} | {entry['signature']}"
+
+
+def _notes(entry: dict) -> list[str]:
+    """What a one-line report must not hide: empty candidates, the unit of the mean."""
+    notes = []
+    if entry.get("empty_candidates"):
+        k = entry["empty_candidates"]
+        notes.append(f"{k} empty candidate{'s' if k > 1 else ''} scored 0")
+    if entry.get("score_is_mean_over") == "candidates":
+        notes.append(f"mean over {entry['n_candidates']} candidates of {entry['n_images']} images")
+    return notes
 
 
 def _cmd_score(args) -> int:
+    out = _summaries(args)
     if len(args.metrics) > 1 or args.metrics == ["bleu"] or args.format == "table":
         return _cmd_table(args)
     if args.paired and len(args.candidates) < 2:
@@ -186,40 +207,38 @@ def _cmd_score(args) -> int:
     start = time.perf_counter()
     references = read_references(args.references, args.input_format)
     read_refs_s = time.perf_counter() - start
-    systems = [
-        _score_one(args, df, references, path) for path in _progress(args.candidates, "scoring")
-    ]
+    systems = [_score_one(args, df, references, path) for path in _files(args, "scoring")]
     paired = _paired(systems, args) if args.paired else []
     if args.per_image:
-
-        def write(tmp: Path) -> None:
-            with open(tmp, "wb") as f:
-                for system in systems:
-                    result, ids = system["result"], system["ids"]
-                    for i, image_id in enumerate(ids):
-                        row = {"id": image_id, "score": float(result.scores[i]),
-                               "per_order": [float(v) for v in result.per_order[i]]}  # fmt: skip
-                        if len(systems) > 1:
-                            row["system"] = system["entry"]["candidates"]
-                        f.write((json.dumps(row) + "\n").encode("utf-8"))
-
-        atomic_write(args.per_image, write)
+        with open_output(args.per_image, text=True) as f:
+            for system in systems:
+                result, ids = system["result"], system["ids"]
+                for i, image_id in enumerate(ids):
+                    row = {"id": image_id, "score": float(result.scores[i]),
+                           "per_order": [float(v) for v in result.per_order[i]]}  # fmt: skip
+                    if len(systems) > 1:
+                        row["system"] = system["entry"]["candidates"]
+                    f.write(json.dumps(row) + "\n")
     entries = [s["entry"] for s in systems]
     if args.format == "text":
         for entry in entries:
-            print(_text_line(entry, f"{entry['candidates']}: " if len(entries) > 1 else ""))
+            print(
+                _text_line(entry, f"{entry['candidates']}: " if len(entries) > 1 else ""), file=out
+            )
         for p in paired:
             print(
                 f"{p['system']} vs {p['baseline']}: delta {p['delta']:+.4f}, "
                 f"p = {p['p_paired_bootstrap']:.4f} (paired bootstrap), "
-                f"p = {p['p_approximate_randomization']:.4f} (approximate randomization)"
+                f"p = {p['p_approximate_randomization']:.4f} (approximate randomization)",
+                file=out,
             )
     elif args.format == "tsv":
-        print("candidates\tmetric\tscore\tci_low\tci_high\tn_images\tsignature")
+        print("candidates\tmetric\tscore\tci_low\tci_high\tn_images\tsignature", file=out)
         for e in entries:
             low, high = (e["ci"]["low"], e["ci"]["high"]) if "ci" in e else ("", "")
             print(
-                f"{e['candidates']}\t{e['metric']}\t{e['score']!r}\t{low}\t{high}\t{e['n_images']}\t{e['signature']}"
+                f"{e['candidates']}\t{e['metric']}\t{e['score']!r}\t{low}\t{high}\t{e['n_images']}\t{e['signature']}",
+                file=out,
             )
     else:
         payload: dict = entries[0] if len(entries) == 1 else {"systems": entries}
@@ -227,7 +246,7 @@ def _cmd_score(args) -> int:
         payload["read_references_s"] = round(read_refs_s, 4)
         if paired:
             payload["paired"] = paired
-        print(json.dumps(payload, indent=2))
+        print(json.dumps(payload, indent=2), file=out)
     return 0
 
 
@@ -257,10 +276,10 @@ def _score_metric(metric: str, cands: list[str], refs: list[list[str]], args, df
     if metric == "rouge-l":
         return rouge_l(cands, refs, **common)
     if metric == "cider":
-        return cider(cands, refs, n=args.n, df=df, **common)
+        return cider(cands, refs, n=args.n, df=df, progress=args.progress, **common)
     if metric == "cider-r":  # SacreEOS's defaults (repeat 0.8, length 0.2, alpha 1)
         return cider_r(cands, refs, n=args.n, df=df, **common)
-    return cider_d(cands, refs, n=args.n, sigma=args.sigma, df=df, **common)
+    return cider_d(cands, refs, n=args.n, sigma=args.sigma, df=df, progress=args.progress, **common)
 
 
 def _table_row(args, df, references, cand_path: str) -> dict:
@@ -300,6 +319,7 @@ def _signature_of(entry: dict, name: str) -> str:
 
 def _cmd_table(args) -> int:
     """``score`` with several metrics (or BLEU, or ``--format table``)."""
+    out = _summaries(args)
     if args.bootstrap or args.paired:
         raise UsageError(
             "--bootstrap and --paired resample one mean score: give one of "
@@ -314,7 +334,7 @@ def _cmd_table(args) -> int:
     start = time.perf_counter()
     references = read_references(args.references, args.input_format)
     read_refs_s = time.perf_counter() - start
-    rows = [_table_row(args, df, references, p) for p in _progress(args.candidates, "scoring")]
+    rows = [_table_row(args, df, references, p) for p in _files(args, "scoring")]
     if args.per_image:
         _write_lines(args.per_image, [
             {"id": image_id, **({"system": row["entry"]["candidates"]} if len(rows) > 1 else {}),
@@ -324,32 +344,36 @@ def _cmd_table(args) -> int:
     entries = [row["entry"] for row in rows]
     names = list(entries[0]["scores"])
     if args.format == "table":
-        print("| candidates | " + " | ".join(names) + " |")
-        print("|---|" + "---:|" * len(names))
+        print("| candidates | " + " | ".join(names) + " |", file=out)
+        print("|---|" + "---:|" * len(names), file=out)
         for e in entries:
             print(f"| {e['candidates']} | " + " | ".join(f"{e['scores'][m]:.4f}" for m in names)
-                  + " |")  # fmt: skip
-        print()
+                  + " |", file=out)  # fmt: skip
+        print(file=out)
         for metric, signature in entries[0]["signatures"].items():
-            print(f"{metric}: {signature}")
+            print(f"{metric}: {signature}", file=out)
+        for e in entries:
+            for note in _notes(e):
+                print(f"note: {e['candidates']}: {note}", file=out)
     elif args.format == "text":
         for e in entries:
             prefix = f"{e['candidates']}: " if len(entries) > 1 else ""
             for name, value in e["scores"].items():
-                print(f"{prefix}{name} = {value:.4f} | {_signature_of(e, name)}")
+                print(f"{prefix}{name} = {value:.4f} | {_signature_of(e, name)}", file=out)
     elif args.format == "tsv":
-        print("candidates\tmetric\tscore\tn_images\tsignature")
+        print("candidates\tmetric\tscore\tn_images\tsignature", file=out)
         for e in entries:
             for name, value in e["scores"].items():
                 print(
                     f"{e['candidates']}\t{name}\t{value!r}\t{e['n_images']}\t"
-                    f"{_signature_of(e, name)}"
+                    f"{_signature_of(e, name)}",
+                    file=out,
                 )
     else:
         payload: dict = entries[0] if len(entries) == 1 else {"systems": entries}
         payload["references"] = references.source
         payload["read_references_s"] = round(read_refs_s, 4)
-        print(json.dumps(payload, indent=2))
+        print(json.dumps(payload, indent=2), file=out)
     return 0
 
 
@@ -357,7 +381,8 @@ def _cmd_table(args) -> int:
 
 
 def _save_df(df: DocumentFrequencies, path: str) -> None:
-    atomic_write(path, df.save)
+    with open_output(path) as f:
+        df.save(f)
 
 
 def _describe_df(df: DocumentFrequencies, path: str | None = None) -> dict:
@@ -380,6 +405,7 @@ def _describe_df(df: DocumentFrequencies, path: str | None = None) -> dict:
 
 
 def _cmd_df(args) -> int:
+    out = _summaries(args)
     if args.df_command == "fit":
         check_output(args.output, args.references)
     elif args.df_command == "convert":
@@ -392,20 +418,20 @@ def _cmd_df(args) -> int:
         if args.name:
             df = df.renamed(args.name)
         _save_df(df, args.output)
-        print(json.dumps(_describe_df(df, args.output), indent=2))
+        print(json.dumps(_describe_df(df, args.output), indent=2), file=out)
     elif args.df_command == "info":
         path = None if args.file in NAMED else args.file
-        print(json.dumps(_describe_df(_load_df(args.file), path), indent=2))
+        print(json.dumps(_describe_df(_load_df(args.file), path), indent=2), file=out)
     elif args.df_command == "list":
         print(json.dumps([
             {"name": name, "n_images": entry["n_images"], "description": entry["description"],
              "credit": entry["credit"]}
             for name, entry in NAMED.items()
-        ], indent=2))  # fmt: skip
+        ], indent=2), file=out)  # fmt: skip
     else:
         df = DocumentFrequencies.from_pickle(args.legacy, n_images=args.n_images)
         _save_df(df, args.output)
-        print(json.dumps(_describe_df(df, args.output), indent=2))
+        print(json.dumps(_describe_df(df, args.output), indent=2), file=out)
     return 0
 
 
@@ -413,6 +439,7 @@ def _cmd_df(args) -> int:
 
 
 def _cmd_stream(args) -> int:
+    out = _summaries(args)
     from . import stream
 
     check_output(args.output, args.records)
@@ -432,7 +459,7 @@ def _cmd_stream(args) -> int:
         _save_df(fitted, args.output)
         summary = _describe_df(fitted, args.output)
         summary["seconds"] = round(time.perf_counter() - start, 3)
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(summary, indent=2), file=out)
         return 0
     start = time.perf_counter()
     if args.metric == "cider":
@@ -445,7 +472,7 @@ def _cmd_stream(args) -> int:
         "output": args.output,
         "seconds": round(seconds, 3),
         "images_per_second": round(result.n_images / seconds, 1) if seconds > 0 else None,
-    }, indent=2))  # fmt: skip
+    }, indent=2), file=out)  # fmt: skip
     return 0
 
 
@@ -460,15 +487,13 @@ def _candidate_sets(args) -> tuple[list, list[list[str]], object]:
 
 
 def _write_lines(path: str, rows: list[dict]) -> None:
-    def write(tmp: Path) -> None:
-        with open(tmp, "wb") as f:
-            for row in rows:
-                f.write((json.dumps(row) + "\n").encode("utf-8"))
-
-    atomic_write(path, write)
+    with open_output(path, text=True) as f:
+        for row in rows:
+            f.write(json.dumps(row) + "\n")
 
 
 def _cmd_diversity(args) -> int:
+    out = _summaries(args)
     if args.per_image:
         check_output(args.per_image, [args.candidates, *(args.references or [])])
     start = time.perf_counter()
@@ -504,11 +529,12 @@ def _cmd_diversity(args) -> int:
             {"id": i, "self_cider": s, "n_captions": int(m)}
             for i, s, m in zip(ids, result.scores.tolist(), result.sizes.tolist(), strict=True)
         ])  # fmt: skip
-    print(_text_line(entry) if args.format == "text" else json.dumps(entry, indent=2))
+    print(_text_line(entry) if args.format == "text" else json.dumps(entry, indent=2), file=out)
     return 0
 
 
 def _cmd_select(args) -> int:
+    out = _summaries(args)
     check_output(args.output, [args.candidates, *(args.references or [])])
     ids, sets, references = _candidate_sets(args)
     refs = None
@@ -530,7 +556,8 @@ def _cmd_select(args) -> int:
         tokenizer=args.tokenizer, n_jobs=args.n_jobs,
     )  # fmt: skip
     chosen = [{"image_id": i, "caption": c} for i, c in zip(ids, pick.captions, strict=True)]
-    atomic_write(args.output, lambda tmp: Path(tmp).write_text(json.dumps(chosen) + "\n"))
+    with open_output(args.output, text=True) as f:
+        f.write(json.dumps(chosen) + "\n")
     if args.per_image:
         _write_lines(args.per_image, [
             {"id": i, "index": k, "score": s}
@@ -545,7 +572,7 @@ def _cmd_select(args) -> int:
         "n_candidates": int(pick.candidate_scores.shape[0]),
         "output": args.output,
     }
-    print(_text_line(entry) if args.format == "text" else json.dumps(entry, indent=2))
+    print(_text_line(entry) if args.format == "text" else json.dumps(entry, indent=2), file=out)
     return 0
 
 
@@ -644,6 +671,10 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--n-jobs", type=int, default=-1, help="threads (default -1: one per CPU; 1: one)"
     )
+    score.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="progress bars on stderr (needs tqdm; default: when stderr is a terminal)",
+    )  # fmt: skip
 
     st = sub.add_parser(
         "stream",
@@ -736,10 +767,20 @@ def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        return _run(parser, args)
+        with warnings.catch_warnings():
+            # one line per warning, as the errors (not the Python source line behind it)
+            warnings.showwarning = _show_warning
+            return _run(parser, args)
+    except KeyboardInterrupt:  # Ctrl-C: outputs already cleaned up on the way out
+        print("sparsecider: interrupted", file=sys.stderr)
+        return 130
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"sparsecider: {category.__name__}: {message}", file=file or sys.stderr)
 
 
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -38,7 +38,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import check_int, describe_keys
+from ._checks import MAX_N, check_int, describe_keys
 from .api import cider_d
 from .bleu import corpus_bleu, corpus_statistics, sentence_bleu
 from .corpus import as_corpus
@@ -353,7 +353,7 @@ class Bleu:
     """
 
     def __init__(self, n: int = 4) -> None:
-        self._n = check_int("n", n)
+        self._n = check_int("n", n, maximum=MAX_N)
 
     def compute_score(self, gts: Mapping, res: Mapping, verbose: int = 1):
         """Score ``res`` against ``gts``, as pycocoevalcap's ``Bleu.compute_score``.

@@ -26,13 +26,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels.tokens import Tokens
+from ._progress import Progress
 from ._stages import count_order, no_reference_words, order_statistics, prepare
 from ._threads import MIN_SHARD_IMAGES, score_shards, shard_bounds
 from .corpus import Corpus
 from .frequencies import DocumentFrequencies
 from .tokenizers import Tokenizer
 
-__all__ = ["PairStatistics", "no_reference_words", "statistics", "token_statistics"]
+__all__ = [
+    "PairStatistics",
+    "no_reference_words",
+    "statistics",
+    "steps",
+    "token_statistics",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,11 +128,15 @@ def token_statistics(
     n: int,
     clip: bool,
     df: DocumentFrequencies | None,
+    progress: Progress | None = None,
 ) -> PairStatistics:
     """Statistics of tokenized, aligned inputs, in the calling thread.
 
     ``df=None`` counts document frequencies over these references (one
-    document per image); otherwise they come from ``df``.
+    document per image); otherwise they come from ``df``.  ``progress``
+    (started by the caller, see :func:`steps`) is told of each of the
+    ``1 + 2 n`` steps after tokenization: hashing, then counting and
+    scoring each order.
 
     Raises
     ------
@@ -135,6 +146,8 @@ def token_statistics(
     if df is None and ref_tokens.hashes.shape[0] == 0:
         raise no_reference_words()
     prepared = prepare(ref_tokens, cand_tokens, candidate_image, reference_offsets, n=n)
+    if progress is not None:
+        progress.step()
     n_documents = prepared.n_images if df is None else df.n_images
     n_pairs = prepared.pair_candidate.shape[0]
     stats = _allocate(n, n_pairs, candidate_image, reference_offsets, n_documents, clip)
@@ -145,13 +158,36 @@ def token_statistics(
     # count matrix is alive at a time
     for k in range(n):
         count_order(prepared, k, local_df=df is None)
+        if progress is not None:
+            progress.step()
         order = prepared.orders[k]
         freq = order.local_df if df is None else df.lookup(order.column_keys, k + 1)
         order_statistics(
             prepared, k, freq, n_documents, clip=clip, out=_views(stats, k, 0, n_pairs)
         )
         prepared.orders[k] = None
+        if progress is not None:
+            progress.step()
     return stats
+
+
+def _n_shards(corpus: Corpus, n_jobs: int) -> int:
+    # no shard below MIN_SHARD_IMAGES: a many-core machine does not split a
+    # small corpus into slivers (the df merge grows with the square of the shards)
+    return max(1, min(n_jobs, corpus.n_images // MIN_SHARD_IMAGES))
+
+
+def steps(corpus: Corpus, *, n: int, n_jobs: int = 1) -> int:
+    """The number of steps :func:`statistics` reports to its ``progress``.
+
+    Examples
+    --------
+    >>> from sparsecider.corpus import as_corpus
+    >>> steps(as_corpus(["a dog"], [["a dog"]]), n=4)  # tokenize, hash, 4 x (count, score)
+    10
+    """
+    n_shards = len(shard_bounds(corpus.reference_offsets, _n_shards(corpus, n_jobs)))
+    return 2 + 2 * n if n_shards == 1 else n_shards * (1 + 2 * n)
 
 
 def statistics(
@@ -162,6 +198,7 @@ def statistics(
     tokenizer: Tokenizer,
     df: DocumentFrequencies | None,
     n_jobs: int = 1,
+    progress: Progress | None = None,
 ) -> PairStatistics:
     """Statistics of a corpus (see :func:`token_statistics`).
 
@@ -170,12 +207,14 @@ def statistics(
     many threads (:func:`sparsecider._threads.score_shards`).  Columns follow
     key order in every shard, so every sum adds the same terms in the same
     order: the statistics are bit-identical to ``n_jobs=1``.
+
+    ``progress`` is started with :func:`steps` and told of each step (from
+    the worker threads when sharded).
     """
-    # no shard below MIN_SHARD_IMAGES: a many-core machine does not split a
-    # small corpus into slivers (the df merge grows with the square of the shards)
-    n_shards = max(1, min(n_jobs, corpus.n_images // MIN_SHARD_IMAGES))
-    bounds = shard_bounds(corpus.reference_offsets, n_shards)
-    if n_shards > 1 and len(bounds) > 1:
+    bounds = shard_bounds(corpus.reference_offsets, _n_shards(corpus, n_jobs))
+    if progress is not None:
+        progress.start(steps(corpus, n=n, n_jobs=n_jobs))
+    if len(bounds) > 1:
         n_documents = corpus.n_images if df is None else df.n_images
         refs_per_candidate = np.diff(corpus.reference_offsets)[corpus.candidate_image]
         pair_end = np.cumsum(refs_per_candidate)
@@ -189,7 +228,7 @@ def statistics(
         pair_ranges = list(itertools.pairwise(pair_start))
         shards = score_shards(
             corpus, bounds, n=n, clip=clip, tokenizer=tokenizer, df=df,
-            out=lambda s, k: _views(stats, k, *pair_ranges[s]),
+            out=lambda s, k: _views(stats, k, *pair_ranges[s]), progress=progress,
         )  # fmt: skip
         for s, (lo, hi) in enumerate(pair_ranges):
             stats.pair_candidate[lo:hi] = shards[s].pair_candidate + int(first[s])
@@ -205,7 +244,9 @@ def statistics(
         cand_tokens = ref_tokens
     else:
         cand_tokens = tokenizer.split(corpus.candidates)
+    if progress is not None:
+        progress.step()
     return token_statistics(
         ref_tokens, cand_tokens, corpus.candidate_image, corpus.reference_offsets,
-        n=n, clip=clip, df=df,
+        n=n, clip=clip, df=df, progress=progress,
     )  # fmt: skip

@@ -18,6 +18,7 @@ import math
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -528,8 +529,12 @@ class DocumentFrequencies:
 
     # ---- files ---------------------------------------------------------------
 
-    def save(self, path: str | Path) -> Path:
+    def save(self, path: str | Path | BinaryIO) -> Path | None:
         """Write the versioned ``.npz`` file of :mod:`sparsecider.io.dffile`.
+
+        ``path`` may also be an open binary file (which stays open; returns
+        None), e.g. one from :func:`sparsecider.io.text.open_output`, which
+        writes a complete file or nothing.
 
         Examples
         --------
@@ -644,8 +649,12 @@ class DocumentFrequencies:
                 )
             if not isinstance(count, int | float) or isinstance(count, bool):
                 raise ValueError(f"n-gram {gram!r:.60} has a count of type {type(count).__name__}")
-            if not math.isfinite(count) or count != int(count) or count < 0 or count > n_images:
-                raise ValueError(f"n-gram {gram!r:.60} has count {count}, not in 0..{n_images}")
+            # a whole number in range (ints compared exactly: 10**400 has no float)
+            whole = isinstance(count, int) or (math.isfinite(count) and count == int(count))
+            if not whole or count < 0 or count > n_images:
+                big = isinstance(count, int) and count.bit_length() > 64
+                shown = f"of {count.bit_length()} bits" if big else count
+                raise ValueError(f"n-gram {gram!r:.60} has count {shown}, not in 0..{n_images}")
             if count == 0:
                 continue
             joined = " ".join(gram)

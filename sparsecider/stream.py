@@ -67,18 +67,18 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 
 from ._checks import MAX_N, check_int
+from ._progress import check_progress, iterate
 from ._stages import no_reference_words
 from ._validate import check_n_jobs, check_options, warn_small_corpus
 from .chunks import Chunk, chunks, fit_chunk, score_chunk
 from .corpus import Record, check_record, unique_ids
 from .frequencies import DocumentFrequencies, merge_all
 from .io.records import as_record, read_jsonl
-from .io.text import atomic_write, check_output
+from .io.text import check_output, open_output
 from .result import CiderResult
 from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 
@@ -98,18 +98,18 @@ class _Source:
     def __init__(self, records: Records) -> None:
         self._once: Iterator | None = None
         self.paths: list[str] = []  # the files read, when records are files
-        if isinstance(records, str | os.PathLike):
-            self._open = lambda: read_jsonl(records)
-            self.reusable = True
-            self.paths = [os.fspath(records)]
-        elif (
+        if isinstance(records, str | os.PathLike) or (
             isinstance(records, Sequence)
             and records
             and all(isinstance(p, str | os.PathLike) for p in records)
         ):
-            self._open = lambda: read_jsonl(list(records))
-            self.reusable = True
-            self.paths = [os.fspath(p) for p in records]
+            paths = [records] if isinstance(records, str | os.PathLike) else list(records)
+            self.paths = [os.fspath(p) for p in paths]
+            if self.paths.count("-") > 1:
+                raise ValueError("'-' (standard input) is given twice; it can be read only once")
+            self._open = lambda: read_jsonl(paths)
+            # standard input can be read only once
+            self.reusable = "-" not in self.paths
         elif isinstance(records, Mapping):
             raise TypeError(
                 "records must be an iterable of record dicts (one per image), not a single "
@@ -170,14 +170,8 @@ def _ordered_map(
         yield pending.popleft().result()
 
 
-def _progress(iterable: Iterable, progress: bool, desc: str, total: int | None = None):
-    if not progress:
-        return iterable
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        raise ImportError("progress=True needs tqdm: pip install 'sparsecider[progress]'") from None
-    return tqdm(iterable, desc=desc, total=total, unit="chunk")
+def _progress(iterable: Iterable, progress: bool, desc: str) -> Iterable:
+    return iterate(iterable, check_progress(progress), desc, unit="chunk")
 
 
 # ---- pass 1: document frequencies --------------------------------------------------
@@ -325,6 +319,12 @@ def _score_stream(
     source = _Source(records)
     if output is not None:
         check_output(os.fspath(output), source.paths)
+    if options.df is None and "-" in source.paths:
+        raise ValueError(
+            "records come from standard input ('-'), which can be read only once, but "
+            "df='corpus' reads the records twice (document frequencies, then scores); "
+            "give a precomputed df (--df NAME or FILE, e.g. --df coco-val2014) or a file"
+        )
     if options.df is None and not source.reusable:
         raise TypeError(
             "records is a one-shot iterator, but df='corpus' reads the records twice "
@@ -360,12 +360,8 @@ def _score_stream(
         if output is None:
             consume()
         else:
-
-            def write(tmp: Path) -> None:
-                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-                    consume(f)
-
-            atomic_write(os.fspath(output), write)
+            with open_output(os.fspath(output), text=True) as f:
+                consume(f)
     if not per_order:
         raise ValueError("records is empty: there are no images to score")
     n_images = len(ids)

@@ -42,3 +42,18 @@ def _no_stray_warnings():
         # advice has its own tests (test_named_df.py)
         warnings.filterwarnings("ignore", category=SmallCorpusWarning)
         yield
+
+
+@pytest.fixture
+def tqdm_bars(monkeypatch):
+    """Every ``tqdm.auto.tqdm`` bar made during the test (for its total and count)."""
+    tqdm_auto = pytest.importorskip("tqdm.auto", reason="progress bars need the progress extra")
+    bars = []
+
+    class Recorder(tqdm_auto.tqdm):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            bars.append(self)
+
+    monkeypatch.setattr(tqdm_auto, "tqdm", Recorder)
+    return bars

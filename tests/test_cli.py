@@ -250,13 +250,26 @@ def test_line_separators_inside_a_caption_do_not_shift_lines(files, capsys):
 
 
 def test_progress_bar_only_on_an_interactive_terminal(monkeypatch):
-    from sparsecider.cli import _progress
+    from sparsecider._progress import bar
 
-    items = ["a.json", "b.json"]
-    assert _progress(items, "scoring") is items  # captured stderr: not a terminal
+    assert type(bar(None, "scoring")).__name__ == "_NoBar"  # captured stderr: not a terminal
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
-    bar = _progress(items, "scoring")
-    assert type(bar).__name__ == "tqdm" and list(bar) == items
+    shown = bar(None, "scoring")
+    assert type(shown).__name__ == "_Bar"
+    shown.close()
+    assert type(bar(False, "scoring")).__name__ == "_NoBar"
+
+
+def test_score_shows_the_engine_steps_of_one_file(files, capsys, tqdm_bars):
+    # one candidates file: the bar follows tokenize, hash, and count + score per order
+    bars = tqdm_bars
+    _, refs, cands, _ = files
+    code, out, err = _run(capsys, "score", "-r", refs, "-c", cands, "--progress", "--n-jobs", "1")
+    assert code == 0 and json.loads(out)["metric"] == "CIDEr-D"
+    assert "CIDEr-D" in err  # drawn on stderr
+    assert [(b.total, b.n) for b in bars] == [(10, 10)]  # 2 + 2 x 4 steps, all done
+    code, _, err = _run(capsys, "score", "-r", refs, "-c", cands, "--no-progress")
+    assert code == 0 and err == ""
 
 
 def test_an_empty_candidate_scores_zero_and_is_counted(files, capsys):

@@ -7,10 +7,13 @@ precise error naming the item and the fix, or the reference's number.
 from __future__ import annotations
 
 import io
+import json
 import math
 import os
 import pickle
+import re
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -208,6 +211,79 @@ def test_legacy_pickles_with_impossible_values(tmp_path, payload, message):
         DocumentFrequencies.from_pickle(path)
 
 
+def _shared_tuples(depth: int) -> bytes:
+    """Opcodes building ``t = ('a',)``, then ``t = (t, t)`` ``depth`` times: O(depth)
+    bytes, but hashing or printing the result takes 2**depth steps."""
+    return b"\x8c\x01a" + pickle.TUPLE1 + (pickle.DUP + pickle.TUPLE2) * depth
+
+
+def _shared_lists(depth: int) -> bytes:
+    """The same with lists: ``l = [l, l]`` through the memo."""
+    step = pickle.BINPUT + b"\x00" + pickle.POP + pickle.MARK
+    step += (pickle.BINGET + b"\x00") * 2 + pickle.LIST
+    return pickle.EMPTY_LIST + step * depth
+
+
+def _float(x: float) -> bytes:
+    return pickle.BINFLOAT + struct.pack(">d", x)
+
+
+def _unicode(s: str) -> bytes:
+    return b"\x8c" + bytes([len(s)]) + s.encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        # a dict key: the unpickler hashes it while building the dict (52 s at depth 26 before)
+        (pickle.EMPTY_DICT + _shared_tuples(60) + _float(1.0) + pickle.SETITEM,
+         "a tuple holds a tuple: n-gram tuples hold only words"),
+        # a count: never hashed, but printed in the error message
+        (pickle.EMPTY_DICT + _unicode("a") + pickle.TUPLE1 + _shared_tuples(60) + pickle.SETITEM,
+         "a tuple holds a tuple"),
+        # ref_len: a list of shared lists, printed in the error message before
+        (pickle.EMPTY_DICT + _unicode("df") + pickle.EMPTY_DICT + pickle.SETITEM
+         + _unicode("ref_len") + _shared_lists(30) + pickle.SETITEM,
+         "containers nested more than 4 deep"),
+    ],
+    ids=["key", "count", "ref_len"],
+)  # fmt: skip
+def test_legacy_pickles_of_shared_structure_are_refused_at_once(tmp_path, body, message):
+    path = tmp_path / "df.p"
+    path.write_bytes(pickle.PROTO + b"\x04" + body + pickle.STOP)
+    assert path.stat().st_size < 400  # the reported attack: 272 bytes
+    with pytest.raises(ValueError, match=message):
+        DocumentFrequencies.from_pickle(path)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "not a readable document frequency pickle (EOFError)"),
+        (pickle.dumps({("a",): 1.0})[:-5], "not a readable document frequency pickle"),
+        (pickle.PROTO + b"\x04" + pickle.TUPLE1 + pickle.STOP, "not a readable"),  # empty stack
+        (b"\x8c\xff" + b"a" * 10, "not a readable"),  # a string longer than the file
+    ],
+    ids=["empty", "truncated", "stack-underflow", "short-string"],
+)
+def test_damaged_legacy_pickles_are_one_line(tmp_path, data, message):
+    path = tmp_path / "df.p"
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=re.escape(message)) as err:
+        DocumentFrequencies.from_pickle(path)
+    assert str(err.value).startswith(f"{path}: ") and "\n" not in str(err.value)
+
+
+def test_legacy_pickles_above_the_size_limit_are_not_read(tmp_path, monkeypatch):
+    import sparsecider.io.legacy as legacy
+
+    monkeypatch.setattr(legacy, "MAX_PICKLE_BYTES", 100)
+    path = tmp_path / "df.p"
+    path.write_bytes(pickle.dumps({("w" * 200,): 1.0}))
+    with pytest.raises(ValueError, match="more than a document frequency pickle"):
+        DocumentFrequencies.from_pickle(path)
+
+
 # ---- numbers in range ----------------------------------------------------------------------
 
 
@@ -357,9 +433,55 @@ def test_outputs_go_through_symlinks_fifos_and_dash(captions, capsys):
     assert fifo.exists() and not fifo.is_file() and got[0].count("\n") == 2
     capsys.readouterr()
     assert main(["score", "-r", refs, "-c", cands, "--per-image", "-", "--format", "text"]) == 0
-    out = capsys.readouterr().out
-    assert '"id": 1' in out and "CIDEr-D = " in out
+    out, err = capsys.readouterr()
+    # standard output carries the data only (a pipe gets JSON lines); the summary goes to stderr
+    assert [json.loads(line)["id"] for line in out.splitlines()] == [1, 2]
+    assert err.startswith("CIDEr-D = ")
     assert not (tmp / "-").exists()
+
+
+def test_dash_streams_records_as_they_are_scored(tmp_path):
+    """``stream - -o -``: the first image's line arrives while standard input is
+    still open (the PTB tokenizer reads a few hundred characters ahead: 40 records)."""
+    record = {"id": 0, "candidate": "a dog on a bed", "references": ["a dog lies on a bed"]}
+    cmd = [sys.executable, "-m", "sparsecider", "stream", "-", "-o", "-", "--df", "coco-val2014",
+           "--chunk-size", "1", "--n-jobs", "1"]  # fmt: skip
+    with subprocess.Popen(
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=tmp_path
+    ) as proc:  # fmt: skip
+        try:
+            for i in range(40):
+                proc.stdin.write((json.dumps({**record, "id": i}) + "\n").encode())
+            proc.stdin.flush()
+            first = []
+            reader = threading.Thread(target=lambda: first.append(proc.stdout.readline()))
+            reader.start()
+            reader.join(timeout=60)
+            assert first and json.loads(first[0])["id"] == 0, "no line before the input ended"
+            assert proc.poll() is None  # still running: the input is open
+            proc.stdin.close()
+            rest = proc.stdout.read().decode().splitlines()
+            assert proc.wait(timeout=60) == 0
+        finally:
+            proc.kill()
+    assert [json.loads(line)["id"] for line in rest] == list(range(1, 40))
+
+
+def test_standard_input_cannot_feed_a_corpus_df(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["stream", "-", "-o", str(tmp_path / "out.jsonl")]) == 1
+    err = capsys.readouterr().err
+    assert "standard input ('-'), which can be read only once" in err and "--df" in err
+
+
+def test_a_df_written_to_a_pipe_loads(captions):
+    tmp, refs, _ = captions
+    cmd = [sys.executable, "-m", "sparsecider", "df", "fit", refs, "--tokenizer", "whitespace"]
+    piped = subprocess.run([*cmd, "-o", "-"], capture_output=True, check=True, cwd=tmp)
+    assert json.loads(piped.stderr)["n_images"] == 2  # the summary on stderr, the file on stdout
+    (tmp / "piped.npz").write_bytes(piped.stdout)
+    subprocess.run([*cmd, "-o", "file.npz"], capture_output=True, check=True, cwd=tmp)
+    assert DocumentFrequencies.load(tmp / "piped.npz") == DocumentFrequencies.load(tmp / "file.npz")
 
 
 def test_a_missing_or_read_only_folder_is_found_before_the_work(captions, capsys):
@@ -380,8 +502,9 @@ def test_sigterm_leaves_no_temporary_file(captions):
         "import os, signal, sys\n"
         "import sparsecider.frequencies as f\n"
         "from sparsecider.cli import main\n"
-        "def save(self, path):\n"
-        "    open(path, 'wb').write(b'partial')\n"
+        "def save(self, f):\n"
+        "    f.write(b'partial')\n"
+        "    f.flush()\n"
         "    os.kill(os.getpid(), signal.SIGTERM)\n"
         "f.DocumentFrequencies.save = save\n"
         "sys.exit(main(['df', 'fit', sys.argv[1], '-o', sys.argv[2]]))\n"
@@ -390,6 +513,26 @@ def test_sigterm_leaves_no_temporary_file(captions):
     run = subprocess.run([sys.executable, "-c", script, refs, str(out)], capture_output=True)
     assert run.returncode == 128 + signal.SIGTERM
     assert sorted(p.name for p in tmp.iterdir()) == ["cands.txt", "refs.txt"]
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "O_TMPFILE"), reason="nameless temporary files (O_TMPFILE) are Linux-only"
+)
+def test_sigkill_leaves_no_temporary_file(tmp_path):
+    """SIGKILL cannot be caught: the output has no name until it is complete."""
+    script = (
+        "import os, signal, sys\n"
+        "from sparsecider.io.text import open_output\n"
+        "with open_output(sys.argv[1]) as f:\n"
+        "    f.write(b'partial' * 100_000)\n"
+        "    f.flush()\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    (tmp_path / "scores.jsonl").write_text("previous\n")
+    run = subprocess.run([sys.executable, "-c", script, str(tmp_path / "scores.jsonl")])
+    assert run.returncode == -signal.SIGKILL
+    assert [p.name for p in tmp_path.iterdir()] == ["scores.jsonl"]
+    assert (tmp_path / "scores.jsonl").read_text() == "previous\n"
 
 
 def test_seed_errors_name_the_option(captions, capsys):
@@ -412,3 +555,159 @@ def test_a_tokenizer_mismatch_warns():
     same = sparsecider.cider_d(["a b"], [["a b"]], df=df, tokenizer=words)
     assert same.scores.shape == (1,)
     assert math.isfinite(same.score)
+
+
+# ---- progress for long runs ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n_jobs", "steps"), [(1, 2 + 2 * 4), (2, 2 * (1 + 2 * 4))])
+def test_the_api_progress_bar_counts_every_engine_step(tqdm_bars, n_jobs, steps):
+    """Single thread: tokenize, hash, then count and score each of 4 orders;
+    two shards (4,000 images): per shard, tokenize + hash, then count and score."""
+    bars = tqdm_bars
+    cands, refs = ["a dog runs"] * 4000, [["a dog runs fast", "the cat"]] * 4000
+    got = sparsecider.cider_d(cands, refs, progress=True, n_jobs=n_jobs)
+    plain = sparsecider.cider_d(cands, refs, n_jobs=n_jobs)
+    assert np.array_equal(got.per_order, plain.per_order)  # the bar changes nothing
+    (shown,) = bars
+    assert (shown.total, shown.n, shown.desc) == (steps, steps, "CIDEr-D")
+
+
+def test_progress_is_checked_and_says_what_to_install(monkeypatch):
+    with pytest.raises(TypeError, match="progress must be True, False or None"):
+        sparsecider.cider(["a"], [["a"]], progress="yes")
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    with pytest.raises(ImportError, match=r"pip install 'sparsecider\[progress\]'"):
+        sparsecider.cider_d(["a"], [["a"]], progress=True)
+    assert sparsecider.cider_d(["a b"], [["a b"]], df="coco-val2014", progress=None).score > 0
+
+
+# ---- found by the audit of this issue's cases (second pass) --------------------------------
+
+
+def test_dev_stdout_redirected_to_a_file_is_appended_to_not_replaced(captions):
+    tmp, refs, cands = captions
+    (tmp / "log.txt").write_text("previous\n")
+    cmd = (f"{sys.executable} -m sparsecider score -r {refs} -c {cands} "
+           "--per-image /dev/stdout --format text >> log.txt")  # fmt: skip
+    run = subprocess.run(cmd, shell=True, cwd=tmp, capture_output=True, text=True, check=True)
+    lines = (tmp / "log.txt").read_text().splitlines()
+    assert lines[0] == "previous" and [json.loads(x)["id"] for x in lines[1:]] == [1, 2]
+    assert "CIDEr-D = " in run.stderr  # the summary is not mixed into the data
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs a folder no one can write: /proc")
+def test_an_unwritable_folder_is_found_before_the_work_even_as_root(captions, capsys):
+    _, refs, cands = captions  # os.access says yes to root; a real attempt does not
+    assert main(["score", "-r", refs, "-c", cands, "--per-image", "/proc/scores.jsonl"]) == 1
+    err = capsys.readouterr().err
+    assert "the folder /proc is not writable" in err and ".tmp" not in err
+
+
+def test_every_command_refuses_to_write_over_an_input(captions, capsys):
+    tmp, refs, cands = captions
+    records = tmp / "records.jsonl"
+    records.write_text('{"id": 1, "candidate": "a dog", "references": ["a dog runs"]}\n')
+    pickled = tmp / "df.p"
+    pickled.write_bytes(pickle.dumps({("a",): 1.0}))
+    before = {p: Path(p).read_bytes() for p in (refs, cands, records, pickled)}
+    for argv in [
+        ["stream", str(records), "-o", str(records)],
+        ["df", "convert", str(pickled), "-o", str(pickled), "--n-images", "2"],
+        ["select", "-c", cands, "-o", cands],
+        ["diversity", "-c", cands, "--per-image", cands],
+        ["score", "-r", refs, "-c", cands, "--per-image", cands],
+    ]:
+        assert main(argv) == 1, argv
+        assert "it is also an input" in capsys.readouterr().err, argv
+    assert {p: Path(p).read_bytes() for p in before} == before
+
+
+def test_a_hard_link_to_an_input_is_replaced_not_written_through(captions, capsys):
+    tmp, refs, cands = captions
+    os.link(refs, tmp / "same.txt")
+    before = Path(refs).read_bytes()
+    assert main(["score", "-r", refs, "-c", cands, "--per-image", str(tmp / "same.txt")]) == 0
+    assert Path(refs).read_bytes() == before  # the link is broken, the input kept
+
+
+@pytest.mark.parametrize("sigma", ["1e-170", "1e200", "nan", "inf"])
+def test_cli_sigma_out_of_range_is_one_line(captions, capsys, sigma):
+    _, refs, cands = captions
+    assert main(["score", "-r", refs, "-c", cands, f"--sigma={sigma}"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "sigma" in err
+
+
+@pytest.mark.parametrize(
+    "image_id", [[1, 2], {"a": 1}], ids=["list", "dict"]
+)  # fmt: skip
+def test_unhashable_coco_ids_are_named(tmp_path, capsys, image_id):
+    coco = {"images": [{"id": 1}], "annotations": [{"image_id": image_id, "id": 9, "caption": "a"}]}
+    refs = tmp_path / "refs.json"
+    refs.write_text(json.dumps(coco))
+    assert main(["score", "-r", str(refs), "-c", str(refs)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("sparsecider: error: ") and err.count("\n") == 1 and "refs.json" in err
+
+
+def test_df_info_on_a_caption_file_says_what_it_is_not(captions, capsys):
+    _, refs, _ = captions
+    assert main(["df", "info", refs]) == 1
+    err = capsys.readouterr().err
+    assert "not a sparsecider document frequency file" in err and "pickle" not in err
+
+
+def test_huge_counts_and_orders_are_one_clear_error(tmp_path):
+    path = tmp_path / "df.p"
+    path.write_bytes(pickle.dumps({"document_frequency": {("a",): 10**400}, "ref_len": 3}))
+    with pytest.raises(ValueError, match=r"has count of 1329 bits, not in 0\.\.3"):
+        DocumentFrequencies.from_pickle(path)
+    with pytest.raises(ValueError, match="n must be <= 64, got 1000000"):
+        sparsecider.bleu(["a b"], [["a b"]], n=10**6)
+
+
+def test_a_json_lines_file_with_one_enormous_line_is_refused_before_it_is_held(
+    tmp_path, monkeypatch, capsys
+):
+    import gzip
+
+    import sparsecider.io.records as records
+
+    monkeypatch.setattr(records, "MAX_LINE_BYTES", 1000)  # 64 MiB in use
+    bomb = tmp_path / "bomb.jsonl.gz"
+    bomb.write_bytes(gzip.compress(b'{"id": 1, "candidate": "' + b"a " * 100_000))
+    assert main(["stream", str(bomb), "-o", str(tmp_path / "out.jsonl")]) == 1
+    err = capsys.readouterr().err
+    assert "bomb.jsonl.gz:1: a line longer than" in err
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_one_line_reports_say_what_the_mean_is_over(tmp_path, captions, capsys):
+    _, refs, _ = captions
+    empty = tmp_path / "empty.txt"
+    empty.write_text("a dog\n \n")
+    assert main(["score", "-r", refs, "-c", str(empty), "--format", "text"]) == 0
+    assert "[1 empty candidate scored 0] | CIDEr-D|" in capsys.readouterr().out
+    several = tmp_path / "several.jsonl"
+    several.write_text(
+        '{"id": 1, "candidate": ["a dog", "a cat", "a bus"], "references": ["a dog runs"]}\n'
+        '{"id": 2, "candidate": "a bus", "references": ["a red bus"]}\n'
+    )
+    assert main(["stream", str(several), "-o", str(tmp_path / "out.jsonl")]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["score_is_mean_over"] == "candidates"
+    assert (summary["n_candidates"], summary["n_images"]) == (4, 2)
+
+
+def test_ctrl_c_is_one_line_and_status_130(captions, capsys, monkeypatch):
+    import sparsecider.cli as cli
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_run", interrupted)
+    _, refs, cands = captions
+    assert main(["score", "-r", refs, "-c", cands]) == 130
+    assert capsys.readouterr().err == "sparsecider: interrupted\n"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from .._checks import describe_keys
 from .records import as_record, jsonl_rows
-from .text import CaptionFileError, atomic_write, check_output, read_text
+from .text import CaptionFileError, atomic_write, check_output, open_output, read_text
 
 __all__ = [
     "FORMATS",
@@ -46,6 +46,7 @@ __all__ = [
     "check_output",
     "load_annotations",
     "load_results",
+    "open_output",
     "read_candidates",
     "read_references",
     "read_text",

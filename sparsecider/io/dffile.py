@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import zipfile
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -31,15 +32,19 @@ FORMAT_VERSION = 1
 
 
 def write_df_file(
-    path: str | Path, keys: list[np.ndarray], counts: list[np.ndarray], meta: dict
-) -> Path:
-    """Write the arrays of every order and ``meta`` (plus the format fields) to ``path``."""
-    path = Path(path)
+    path: str | Path | BinaryIO, keys: list[np.ndarray], counts: list[np.ndarray], meta: dict
+) -> Path | None:
+    """Write the arrays of every order and ``meta`` (plus the format fields) to
+    ``path``, or to an open binary file (left open; returns None)."""
     meta = {"format": FORMAT, "format_version": FORMAT_VERSION, **meta}
     arrays = {"metadata": np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)}
     for k, (order_keys, order_counts) in enumerate(zip(keys, counts, strict=True), start=1):
         arrays[f"keys_{k}"] = order_keys
         arrays[f"counts_{k}"] = order_counts
+    if hasattr(path, "write"):
+        np.savez(path, **arrays)
+        return None
+    path = Path(path)
     with open(path, "wb") as f:  # a file object: numpy adds no ".npz" suffix
         np.savez(f, **arrays)
     return path

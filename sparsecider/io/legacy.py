@@ -20,11 +20,21 @@ otherwise, it is taken to be that of COCO val 2014:
 from __future__ import annotations
 
 import math
+import os
 import pickle
+import struct
 import warnings
 from pathlib import Path
+from typing import ClassVar
 
-__all__ = ["COCO_VAL_IMAGES", "RestrictedUnpickler", "read_legacy_df"]
+__all__ = [
+    "COCO_VAL_IMAGES",
+    "MAX_DEPTH",
+    "MAX_PICKLE_BYTES",
+    "RestrictedUnpickler",
+    "UnsafePickleError",
+    "read_legacy_df",
+]
 
 #: The number of images the bare ``{ngram: df}`` files were counted over (COCO val 2014).
 COCO_VAL_IMAGES = 40504
@@ -39,8 +49,26 @@ _ALLOWED = {
 }
 
 
-class RestrictedUnpickler(pickle.Unpickler):
+class UnsafePickleError(pickle.UnpicklingError):
+    """A pickle holding what a document frequency pickle cannot (a class or
+    function other than the allowed ones, a tuple holding a container).
+
+    A subclass of ``pickle.UnpicklingError``.
+    """
+
+
+class RestrictedUnpickler(pickle._Unpickler):
     """An unpickler that only builds plain containers, strings and numbers.
+
+    It is the pure-Python unpickler of the standard library (about 8x
+    slower than the C one: some 3 s per million n-grams, once per
+    conversion) because only it lets each tuple be checked as it is built:
+    a tuple may hold only strings, numbers and None, so no pickle can make
+    a structure whose hashing takes exponential time (a dict key of
+    tuples of shared tuples doubles the work per level: 52 s at depth 26).
+    Lists and dicts may nest (a top-level dict holding the table), never
+    deeper than :data:`MAX_DEPTH`; :func:`read_legacy_df` bounds the file
+    size (:data:`MAX_PICKLE_BYTES`) before reading.
 
     Parameters
     ----------
@@ -51,8 +79,9 @@ class RestrictedUnpickler(pickle.Unpickler):
     Raises
     ------
     pickle.UnpicklingError
-        From :meth:`load`, when the pickle names any class or function other
-        than ``collections.defaultdict``, ``float`` and ``int``.
+        :class:`UnsafePickleError` from :meth:`load`, when the pickle names
+        any class or function other than ``collections.defaultdict``,
+        ``float`` and ``int``, or builds a tuple holding a container.
 
     Examples
     --------
@@ -62,7 +91,11 @@ class RestrictedUnpickler(pickle.Unpickler):
     >>> RestrictedUnpickler(io.BytesIO(pickle.dumps(eval))).load()
     Traceback (most recent call last):
     ...
-    _pickle.UnpicklingError: refusing to load builtins.eval: a document frequency pickle holds ...
+    sparsecider.io.legacy.UnsafePickleError: refusing to load builtins.eval: ...
+    >>> RestrictedUnpickler(io.BytesIO(pickle.dumps({(("a",), "dog"): 1.0}))).load()
+    Traceback (most recent call last):
+    ...
+    sparsecider.io.legacy.UnsafePickleError: a tuple holds a tuple: ...
     """
 
     def find_class(self, module: str, name: str):
@@ -80,7 +113,7 @@ class RestrictedUnpickler(pickle.Unpickler):
 
         Raises
         ------
-        pickle.UnpicklingError
+        UnsafePickleError
             For any other global.
 
         Examples
@@ -92,27 +125,105 @@ class RestrictedUnpickler(pickle.Unpickler):
         >>> unpickler.find_class("os", "system")
         Traceback (most recent call last):
         ...
-        _pickle.UnpicklingError: refusing to load os.system: ...
+        sparsecider.io.legacy.UnsafePickleError: refusing to load os.system: ...
         """
         if (module, name) in _ALLOWED:
             return super().find_class(module, name)
-        raise pickle.UnpicklingError(
+        raise UnsafePickleError(
             f"refusing to load {module}.{name}: a document frequency pickle holds only "
             "dicts, tuples, strings and numbers"
         )
+
+    dispatch: ClassVar[dict] = dict(pickle._Unpickler.dispatch)
+
+    def _flat_tuple(self) -> None:
+        """Refuse the tuple just built (on top of the stack) if it holds a container."""
+        for item in self.stack[-1]:
+            # float and int: defaultdict(float)'s arguments, (float,)
+            if not isinstance(item, _ATOMS) and item not in (float, int):
+                raise UnsafePickleError(
+                    f"a tuple holds a {type(item).__name__}: n-gram tuples hold only words "
+                    "(strings), so this is not a document frequency pickle"
+                )
+
+
+def _checked(load):
+    def load_then_check(self: RestrictedUnpickler) -> None:
+        load(self)
+        self._flat_tuple()
+
+    return load_then_check
+
+
+for _opcode in (pickle.TUPLE, pickle.TUPLE1, pickle.TUPLE2, pickle.TUPLE3):
+    RestrictedUnpickler.dispatch[_opcode[0]] = _checked(RestrictedUnpickler.dispatch[_opcode[0]])
+
+#: What a tuple may hold.
+_ATOMS = (str, bytes, int, float, type(None))
+
+#: The largest legacy pickle read: 4 GiB (COCO train's tables take about 100 MB).
+MAX_PICKLE_BYTES = 4 << 30
+
+#: How deeply lists and dicts may nest (a top-level dict holding the table: 2).
+MAX_DEPTH = 4
+
+# what a damaged or hostile pickle can raise inside the pure-Python unpickler
+_LOAD_ERRORS = (
+    EOFError, UnicodeDecodeError, ValueError, TypeError, AttributeError, IndexError, KeyError,
+    struct.error, OverflowError, MemoryError, RecursionError,
+)  # fmt: skip
+
+
+def _check_depth(data: object, path: Path) -> None:
+    """Refuse lists, dicts and sets nested deeper than :data:`MAX_DEPTH`
+    (each container visited once, so shared ones cost nothing extra)."""
+    containers = list | dict | set | frozenset
+    seen: set[int] = set()
+    level = [data] if isinstance(data, containers) else []
+    for _ in range(MAX_DEPTH):
+        below = []
+        for obj in level:
+            if id(obj) not in seen:
+                seen.add(id(obj))
+                items = obj.values() if isinstance(obj, dict) else obj
+                below.extend(x for x in items if isinstance(x, containers))
+        if not below:
+            return
+        level = below
+    raise ValueError(
+        f"{path}: containers nested more than {MAX_DEPTH} deep; a document frequency pickle "
+        "is a dict of n-gram tuples (perhaps inside one dict)"
+    )
 
 
 def _load(path: Path) -> object:
     try:
         with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_PICKLE_BYTES:
+                raise ValueError(
+                    f"{path}: {size >> 20} MiB, more than a document frequency pickle "
+                    f"({MAX_PICKLE_BYTES >> 30} GiB at most); is it the right file?"
+                )
             # Python 2 pickles store words as byte strings: decode them as UTF-8
-            return RestrictedUnpickler(f, encoding="utf-8").load()
+            data = RestrictedUnpickler(f, encoding="utf-8").load()
     except FileNotFoundError:
         raise FileNotFoundError(f"legacy pickle not found: {path}") from None
-    except pickle.UnpicklingError as err:
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a directory, not a pickle") from None
+    except UnsafePickleError as err:
         raise ValueError(f"{path}: {err}") from None
-    except (EOFError, UnicodeDecodeError, ValueError, TypeError, AttributeError) as err:
+    except ValueError as err:
+        if str(err).startswith(f"{path}: "):
+            raise
         raise ValueError(f"{path}: not a readable document frequency pickle ({err})") from None
+    except (pickle.UnpicklingError, *_LOAD_ERRORS) as err:
+        what = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+        raise ValueError(
+            f"{path}: not a readable document frequency pickle ({what:.200})"
+        ) from None
+    _check_depth(data, path)
+    return data
 
 
 def read_legacy_df(path: str | Path, *, n_images: int | None = None) -> tuple[dict, int]:
@@ -194,7 +305,7 @@ def read_legacy_df(path: str | Path, *, n_images: int | None = None) -> tuple[di
 
 def _whole(value: object, path: Path, *, logged: bool) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{path}: ref_len must be a number, got {value!r:.40}")
+        raise ValueError(f"{path}: ref_len must be a number, got {_brief(value)}")
     try:
         n = math.exp(value) if logged else float(value)
     except OverflowError:
@@ -203,3 +314,12 @@ def _whole(value: object, path: Path, *, logged: bool) -> int:
         what = "the log of a whole number" if logged else "a whole number"
         raise ValueError(f"{path}: ref_len {value!r} is not {what} of images")
     return round(n)
+
+
+def _brief(value: object) -> str:
+    """A short description that costs O(1) (a container's repr may not: shared
+    or deep structure)."""
+    if isinstance(value, str | bytes | int | float | type(None)):
+        text = repr(value[:40] if isinstance(value, str | bytes) else value)
+        return text if len(text) <= 60 else text[:57] + "..."
+    return f"a {type(value).__name__}"

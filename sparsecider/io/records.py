@@ -25,6 +25,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import sys
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 
@@ -86,7 +87,7 @@ def read_jsonl(
 ) -> Iterator[tuple[str, dict]]:
     """``(where, object)`` for every non-blank line of JSON-lines files, lazily.
 
-    ``where`` is ``"file:line"``.
+    ``where`` is ``"file:line"``; the path ``-`` is standard input.
 
     Raises
     ------
@@ -107,6 +108,12 @@ def read_jsonl(
         paths = [paths]
     for path in paths:
         name = os.fspath(path)
+        if name == "-":  # standard input, read once, line by line as it arrives
+            for _, lineno, row in jsonl_rows(
+                _bounded_lines(sys.stdin.buffer, "<stdin>"), "<stdin>"
+            ):
+                yield f"<stdin>:{lineno}", row
+            continue
         opener = gzip.open if name.endswith(".gz") else open
         try:
             f = opener(name, "rb")
@@ -115,8 +122,33 @@ def read_jsonl(
         except OSError as err:
             raise ValueError(f"{name}: cannot read it ({err})") from None
         with f:  # binary: split on b"\n" only
-            for _, lineno, row in jsonl_rows(f, name):
+            for _, lineno, row in jsonl_rows(_bounded_lines(f, name), name):
                 yield f"{name}:{lineno}", row
+
+
+#: The longest line a JSON-lines file may have: 64 MiB (a record of COCO
+#: captions is a few hundred bytes).  A longer line is refused before it is
+#: held whole (a small ``.gz`` can hold one line of gigabytes).
+MAX_LINE_BYTES = 64 << 20
+
+
+def _bounded_lines(f, name: str) -> Iterator[bytes]:
+    """The lines of binary file ``f``, none longer than :data:`MAX_LINE_BYTES`."""
+    lineno = 0
+    while True:
+        try:
+            line = f.readline(MAX_LINE_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as err:
+            raise ValueError(f"{name}:{lineno + 1}: cannot read it ({err})") from None
+        if not line:
+            return
+        lineno += 1
+        if len(line) > MAX_LINE_BYTES:
+            raise ValueError(
+                f"{name}:{lineno}: a line longer than {MAX_LINE_BYTES >> 20} MiB; a record "
+                "is one image's captions (is the file JSON lines, one record per line?)"
+            )
+        yield line
 
 
 def as_record(row: object) -> object:

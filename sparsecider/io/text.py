@@ -2,26 +2,40 @@
 
 ``read_text`` reads a caption file (``-`` is standard input, ``.gz`` is
 decompressed) and names the line of any byte that is not UTF-8;
-``atomic_write`` writes an output through a temporary file renamed into
-place, so an error never leaves a partial output (through a symlink it
-replaces the file the link points to; a FIFO, a device such as
-``/dev/stdout`` or ``-`` receives the output whole once it is complete);
+``open_output`` opens an output: a regular file is written under no name
+(or a hidden temporary one) and renamed into place when complete, so an
+error never leaves a partial output (through a symlink it replaces the file
+the link points to), while ``-``, a FIFO or a device such as
+``/dev/stdout`` receives the output as it is written (a pipe streams);
 ``check_output`` refuses, before any work, an output that is one of the
 inputs or cannot be written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import io
 import os
+import secrets
 import shutil
 import stat
 import sys
 import tempfile
 import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
-__all__ = ["MAX_TEXT_BYTES", "CaptionFileError", "atomic_write", "check_output", "read_text"]
+__all__ = [
+    "MAX_TEXT_BYTES",
+    "CaptionFileError",
+    "atomic_write",
+    "check_output",
+    "open_output",
+    "read_text",
+    "writes_to_stdout",
+]
 
 #: The most text (after decompression) a caption file read whole may hold:
 #: 1 GiB, fifty times COCO val's annotations.  Larger sets stream.
@@ -102,54 +116,216 @@ def read_text(path: str) -> str:
         ) from None
 
 
-def atomic_write(path: str, write) -> None:
-    """``write(temporary_path)`` in the target's folder, renamed when complete:
-    an error leaves no partial output.
+@contextlib.contextmanager
+def open_output(path: str, *, text: bool = False) -> Iterator[IO]:
+    """Open an output; a regular file appears only once complete.
+
+    ``-`` is standard output and a FIFO, a device (``/dev/stdout``, a terminal)
+    or a socket is written in place: both receive the output as it is
+    written, so a reader downstream of a pipe starts at once (if the work
+    then fails, the exit status says so, as with any Unix filter).  Any other
+    path is written to a temporary file in the target's folder, renamed over
+    the target when the ``with`` block ends without an error; through a
+    symlink, the file it points to is replaced and the link kept.  On Linux
+    the temporary file has no name until it is complete (``O_TMPFILE``), so
+    not even SIGKILL leaves a partial file behind; elsewhere it is a hidden
+    ``.NAME.xxxx.tmp``, removed on any error, Ctrl-C or SIGTERM (which the
+    CLI turns into an exit).
 
     Parameters
     ----------
     path : str
-        The output file; replaced only when ``write`` returns.
-    write : callable
-        Called with the temporary file's ``pathlib.Path``; writes the output there.
+        The output file, or ``-`` for standard output.
+    text : bool, default False
+        Yield a UTF-8 text file with ``\\n`` line ends instead of a binary one.
+
+    Yields
+    ------
+    file object
+        Binary, or text when ``text=True``.
 
     Raises
     ------
     Exception
-        Whatever ``write`` raises, after the temporary file is removed.
+        Whatever the ``with`` block raises, after the temporary file is removed
+        (the target is untouched).
 
     Examples
     --------
     >>> import os, tempfile
-    >>> def broken(tmp_path):
-    ...     tmp_path.write_text("half")
-    ...     raise RuntimeError("interrupted")
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     out = os.path.join(folder, "scores.txt")
-    ...     atomic_write(out, lambda tmp_path: tmp_path.write_text("6.5\\n"))
+    ...     with open_output(out, text=True) as f:
+    ...         _ = f.write("6.5\\n")
     ...     try:
-    ...         atomic_write(out, broken)
+    ...         with open_output(out, text=True) as f:
+    ...             _ = f.write("half")
+    ...             raise RuntimeError("interrupted")
     ...     except RuntimeError:
     ...         pass
     ...     print(repr(open(out).read()), os.listdir(folder))  # the first output, intact
     '6.5\\n' ['scores.txt']
     """
-    if path == "-" or _is_special(path):
-        _write_special(path, write)
+    stream = _standard_stream(path)
+    if stream is not None:  # "-", or /dev/stdout (/dev/stderr) however it is redirected
+        stream.flush()
+        with _wrapped(stream.buffer, text, close=False, live=True) as f:
+            yield f
+        return
+    if _open_descriptor(path):  # another /dev/fd/N: appended to, never truncated
+        with open(path, "ab") as raw, _wrapped(raw, text, close=True, live=True) as f:
+            yield f
+        return
+    if _is_special(path):
+        with open(path, "wb") as raw, _wrapped(raw, text, close=True, live=True) as f:
+            yield f
         return
     # through a symlink: replace the file it points to, keep the link
     target = Path(os.path.realpath(path))
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    os.close(fd)
+    raw, name = _temporary(target)
+    try:
+        with _wrapped(raw, text, close=False) as f:
+            yield f
+        raw.flush()
+        if name is None:  # nameless: give it a name only now, then rename it
+            try:
+                name = _link_anonymous(raw, target)
+            except OSError:  # /proc refused: copy it to a named temporary file
+                name = _copy_to_named(raw, target)
+        else:
+            os.chmod(name, 0o666 & ~_umask())  # mkstemp makes 0600; outputs get the usual mode
+        raw.close()
+        os.replace(name, target)
+    except BaseException:
+        raw.close()
+        if name is not None:
+            Path(name).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write(path: str, write: Callable[[IO[bytes]], object]) -> None:
+    """``write(f)`` to the binary output :func:`open_output` opens for ``path``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     out = os.path.join(folder, "scores.txt")
+    ...     atomic_write(out, lambda f: f.write(b"6.5\\n"))
+    ...     print(open(out).read().strip(), os.listdir(folder))
+    6.5 ['scores.txt']
+    """
+    with open_output(path) as f:
+        write(f)
+
+
+@contextlib.contextmanager
+def _wrapped(raw: IO[bytes], text: bool, *, close: bool, live: bool = False) -> Iterator[IO]:
+    """``raw`` as text (UTF-8, ``\\n``) if asked; ``live``: each text write that
+    ends lines is passed on at once (a pipe's reader sees every finished line)."""
+    if not text:
+        yield raw
+        raw.flush()
+        return
+    f = io.TextIOWrapper(raw, encoding="utf-8", newline="\n", line_buffering=live)
+    try:
+        yield f
+        f.flush()
+    finally:
+        if close:
+            f.close()
+        else:
+            f.detach()  # keep the binary file (standard output) open
+
+
+def _umask() -> int:
     umask = os.umask(0)
     os.umask(umask)
+    return umask
+
+
+def _temporary(target: Path) -> tuple[IO[bytes], str | None]:
+    """A binary file in ``target``'s folder: nameless (``O_TMPFILE``, name None)
+    where the system allows it, else a hidden named one."""
+    flags = getattr(os, "O_TMPFILE", 0)
+    if flags and os.path.isdir("/proc/self/fd"):
+        try:
+            fd = os.open(target.parent, flags | os.O_RDWR | os.O_CLOEXEC, 0o666)
+        except OSError:  # the file system does not support it
+            pass
+        else:
+            return os.fdopen(fd, "w+b"), None
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    return os.fdopen(fd, "wb"), name
+
+
+def _copy_to_named(raw: IO[bytes], target: Path) -> str:
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        write(Path(tmp))
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual mode
-        os.replace(tmp, target)
+        with os.fdopen(fd, "wb") as named:
+            raw.seek(0)
+            shutil.copyfileobj(raw, named)
+        os.chmod(name, 0o666 & ~_umask())
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        Path(name).unlink(missing_ok=True)
         raise
+    return name
+
+
+def _link_anonymous(raw: IO[bytes], target: Path) -> str:
+    """Give the nameless file ``raw`` a hidden name beside ``target``; return it."""
+    # a folder descriptor makes os.link call linkat(AT_SYMLINK_FOLLOW), which
+    # links the file behind /proc/self/fd/N (plain link() refuses the magic link)
+    folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for _ in range(100):
+            name = f".{target.name}.{secrets.token_hex(4)}.tmp"
+            try:
+                os.link(f"/proc/self/fd/{raw.fileno()}", name, dst_dir_fd=folder)
+            except FileExistsError:
+                continue
+            return str(target.parent / name)
+    finally:
+        os.close(folder)
+    raise FileExistsError(f"{target}: cannot find a free temporary name beside it")
+
+
+def writes_to_stdout(path: str) -> bool:
+    """Whether ``path`` is standard output: ``-``, or a name of it such as
+    ``/dev/stdout`` (even when the shell redirected it to a file).
+
+    Examples
+    --------
+    >>> writes_to_stdout("-"), writes_to_stdout("scores.jsonl")
+    (True, False)
+    """
+    return _standard_stream(path) is sys.stdout
+
+
+def _standard_stream(path: str):
+    """``sys.stdout`` for ``-`` or a name of file descriptor 1, ``sys.stderr``
+    for a name of descriptor 2, else None.  Compared by identity (device and
+    inode), so ``--out /dev/stdout >> log`` appends to ``log`` through the
+    shell's descriptor instead of replacing ``log``."""
+    if path == "-":
+        return sys.stdout
+    if not _open_descriptor(path):
+        return None
+    for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
+        try:
+            if os.path.samestat(os.stat(path), os.fstat(fd)):
+                return stream
+        except OSError:
+            continue
+    return None
+
+
+def _open_descriptor(path: str) -> bool:
+    """A name of an already open file: ``/dev/stdout``, ``/dev/fd/N``, ``/proc/PID/fd/N``."""
+    parts = Path(path).parts
+    return path in ("/dev/stdout", "/dev/stderr") or (
+        len(parts) >= 3 and parts[-2] == "fd" and parts[1] in ("dev", "proc")
+    )
 
 
 def _is_special(path: str) -> bool:
@@ -160,22 +336,6 @@ def _is_special(path: str) -> bool:
     except OSError:
         return False
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
-
-
-def _write_special(path: str, write) -> None:
-    """Write to a temporary file, then copy it whole to ``path`` (``-``: standard
-    output): a reader never sees a partial output."""
-    with tempfile.TemporaryDirectory(prefix="sparsecider-") as folder:
-        tmp = Path(folder) / "output"
-        write(tmp)
-        with open(tmp, "rb") as src:
-            if path == "-":
-                sys.stdout.flush()
-                shutil.copyfileobj(src, sys.stdout.buffer)
-                sys.stdout.buffer.flush()
-            else:
-                with open(path, "wb") as dst:
-                    shutil.copyfileobj(src, dst)
 
 
 def check_output(path: str, inputs: list[str] = ()) -> None:
@@ -200,7 +360,7 @@ def check_output(path: str, inputs: list[str] = ()) -> None:
     ...         print(str(err).split(": ", 1)[1])
     it is also an input; writing it would destroy that input (choose another output)
     """
-    if path == "-" or _is_special(path):
+    if path == "-" or _open_descriptor(path) or _is_special(path):
         return
     real = os.path.realpath(path)
     for given in inputs:
@@ -214,5 +374,9 @@ def check_output(path: str, inputs: list[str] = ()) -> None:
     folder = os.path.dirname(real) or "."
     if not os.path.isdir(folder):
         raise CaptionFileError(f"{path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise CaptionFileError(f"{path}: the folder {folder} is not writable")
+    try:  # a real attempt: os.access trusts root, and knows nothing of read-only mounts
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as err:
+        raise CaptionFileError(
+            f"{path}: the folder {folder} is not writable ({err.strerror or err})"
+        ) from None
