@@ -49,7 +49,8 @@ class Prepared:
     Until then ``keys[k]`` holds that order's n-gram keys and row pointer
     (:func:`sparsecider._kernels.hashing.ngram_keys`).  ``length_delta`` is
     each pair's candidate length minus reference length, in pycocoevalcap's
-    unit (bigrams: words - 1, or 0 when empty).
+    unit (bigrams: words - 1, or 0 when empty).  ``empty_candidates``: how
+    many candidates have no token (they score 0).
     """
 
     n_images: int
@@ -61,6 +62,7 @@ class Prepared:
     length_delta: np.ndarray
     keys: list[tuple[np.ndarray, np.ndarray] | None]
     orders: list[OrderCounts | None]
+    empty_candidates: int = 0
 
 
 @dataclass(eq=False)
@@ -114,6 +116,7 @@ def prepare(
         length_delta=(cand_len[pair_c] - ref_len[pair_r]) if n >= 2 else np.zeros_like(pair_c),
         keys=list(ngram_keys(tokens.hashes, tokens.lengths, n)),
         orders=[None] * n,
+        empty_candidates=int(np.count_nonzero(cand_tokens.lengths == 0)),
     )
 
 

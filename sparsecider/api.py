@@ -62,6 +62,7 @@ def score_corpus(
         image_index=corpus.candidate_image,
         ids=corpus.ids,
         df=options.df,
+        empty_candidates=stats.empty_candidates,
     )
 
 
@@ -90,9 +91,12 @@ def cider_d(
         or a dict from image id to its references (then the ids must match
         those of ``candidates`` exactly; output follows the candidates' order).
     n : int, default 4
-        Highest n-gram order; orders 1..n are averaged.
+        Highest n-gram order, 1 to 64; orders 1..n are averaged.  With
+        ``n=1`` there is no length penalty (pycocoevalcap's length counts
+        bigrams: as its code does with ``n`` honoured).
     sigma : float, default 6.0
-        Width of the Gaussian length penalty.
+        Width of the Gaussian length penalty, from 1e-150 to 1e150 (beyond,
+        ``sigma**2`` under- or overflows).
     df : "corpus", a name, or DocumentFrequencies, default "corpus"
         ``"corpus"``: document frequencies from the references being scored
         (one document per image).  ``"coco-val2014"``: those of all of COCO
@@ -113,7 +117,7 @@ def cider_d(
         and Korean.  A callable maps the list of captions to a list of token
         lists.
     scale : float, default 10.0
-        Final multiplier (pycocoevalcap uses 10).
+        Final multiplier (pycocoevalcap uses 10), above 0 up to 1e300.
     n_jobs : int or None, default -1
         Threads for large corpora: -1 (the default) one per CPU, -2 all but
         one, None or 1 a single thread.  The images are split into that many

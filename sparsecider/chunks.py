@@ -82,8 +82,9 @@ def fit_chunk(chunk: Chunk, *, n: int, tokenizer: Tokenizer) -> DocumentFrequenc
 
 def score_chunk(
     chunk: Chunk, options: Options, df: DocumentFrequencies
-) -> tuple[Chunk, np.ndarray]:
-    """The chunk and its per-order values (n_candidates, n) against ``df``."""
+) -> tuple[Chunk, np.ndarray, int]:
+    """The chunk, its per-order values (n_candidates, n) against ``df``, and
+    its number of empty candidates (no token)."""
     corpus = corpus_from_records(chunk.records)
     stats = token_statistics(
         tokenize_slice(corpus.references, options.tokenizer, chunk.ref_ahead),
@@ -91,4 +92,5 @@ def score_chunk(
         corpus.candidate_image, corpus.reference_offsets,
         n=options.n, clip=options.clip, df=df,
     )  # fmt: skip
-    return chunk, reduce.per_order_values(stats, options.sigma, options.scale)
+    values = reduce.per_order_values(stats, options.sigma, options.scale)
+    return chunk, values, stats.empty_candidates

@@ -189,6 +189,7 @@ def cider_r(
         image_index=corpus.candidate_image,
         ids=corpus.ids,
         df=options.df,
+        empty_candidates=stats.empty_candidates,
     )
 
 

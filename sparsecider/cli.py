@@ -19,7 +19,9 @@ exit status 1 (2 for a wrong command line); no output file is left behind.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import signal
 import sys
 import threading
@@ -74,7 +76,10 @@ def _summary(result) -> dict:
         "signature": result.signature,
         "n_images": result.n_images,
         "n_candidates": result.n_candidates,
-    }
+        # candidates with no token: they score 0, as in pycocoevalcap (and lower the mean)
+        **({} if result.n_empty_candidates is None
+           else {"empty_candidates": result.n_empty_candidates}),
+    }  # fmt: skip
 
 
 def _load_df(spec: str):
@@ -130,8 +135,6 @@ def _score_one(args, df, references, cand_path: str) -> dict:
         "candidates": candidates.source,
         **_summary(result),
         "unscored_reference_images": unscored,
-        # empty candidates score 0, as in pycocoevalcap (and lower the mean)
-        "empty_candidates": sum(1 for c in cands if not c.strip()),
         "timings": {"read_s": round(read_s, 4), "score_s": round(time.perf_counter() - start, 4)},
     }
     if args.bootstrap:
@@ -287,8 +290,12 @@ def _table_row(args, df, references, cand_path: str) -> dict:
     candidates, ids, cands, refs, unscored, read_s = _read_aligned(args, references, cand_path)
     start = time.perf_counter()
     scores, signatures, per_image = {}, {}, {}
+    # candidates with no token (the CIDEr metrics count them), else the blank ones
+    empty = sum(1 for c in cands if not c.strip())
     for metric in args.metrics:
         result = _score_metric(metric, cands, refs, args, df)
+        if result.n_empty_candidates is not None:
+            empty = result.n_empty_candidates
         if metric == "bleu":  # BLEU-1 .. BLEU-n, one signature
             for k in range(result.per_order.shape[1]):
                 scores[f"BLEU-{k + 1}"] = float(result.corpus_per_order[k])
@@ -304,7 +311,7 @@ def _table_row(args, df, references, cand_path: str) -> dict:
         "n_images": result.n_images,
         "n_candidates": result.n_candidates,
         "unscored_reference_images": unscored,
-        "empty_candidates": sum(1 for c in cands if not c.strip()),
+        "empty_candidates": empty,
         "timings": {"read_s": round(read_s, 4), "score_s": round(time.perf_counter() - start, 4)},
     }
     return {"entry": entry, "ids": ids, "per_image": per_image}
@@ -774,6 +781,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: outputs already cleaned up on the way out
         print("sparsecider: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, like other filters
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
@@ -807,6 +818,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             if not args.sigma > 0:
                 raise UsageError(f"--sigma must be > 0, got {args.sigma}")
             return _cmd_stream(args)
+    except BrokenPipeError:
+        raise
     except (UsageError, CaptionFileError, ValueError, TypeError, OSError, ImportError) as err:
         print(f"sparsecider: error: {err}", file=sys.stderr)
         return 1

@@ -171,13 +171,13 @@ def _sum(parts: list[DocumentFrequencies | None]) -> DocumentFrequencies | None:
 
 def _score_partition(
     part, origin, ahead, df: DocumentFrequencies, options: Options
-) -> tuple[list, list[int], np.ndarray | None]:
-    """``(ids, candidates per record, per-order values)`` of a partition."""
+) -> tuple[list, list[int], np.ndarray | None, int]:
+    """``(ids, candidates per record, per-order values, empty candidates)`` of a partition."""
     records = list(_rows(part, origin))
     if not records:
-        return [], [], None
-    _, per_order = score_chunk(Chunk(records, *ahead), options, df)
-    return [rec.id for rec in records], [len(rec.candidates) for rec in records], per_order
+        return [], [], None, 0
+    _, per_order, empty = score_chunk(Chunk(records, *ahead), options, df)
+    return [rec.id for rec in records], [len(rec.candidates) for rec in records], per_order, empty
 
 
 def _tree_sum(partials: list, split_every: int):
@@ -274,19 +274,20 @@ def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> CiderResult
     scored = dask.compute(
         *[dask.delayed(score)(p, o, a, shared) for (p, o), a in zip(parts, aheads, strict=True)]
     )
-    ids = [i for part_ids, _, _ in scored for i in part_ids]
+    ids = [i for part_ids, _, _, _ in scored for i in part_ids]
     if not ids:
         raise ValueError("records is empty: there are no images to score")
-    n_cands = [c for _, counts, _ in scored for c in counts]
+    n_cands = [c for _, counts, _, _ in scored for c in counts]
     n_images = len(ids)
     warn_small_corpus(n_images, options.df, stacklevel=5)
     return CiderResult.from_per_order(
-        np.concatenate([values for _, _, values in scored if values is not None]),
+        np.concatenate([values for _, _, values, _ in scored if values is not None]),
         signature=options.signature(n_images),
         n_images=n_images,
         image_index=np.repeat(np.arange(n_images, dtype=np.int64), n_cands),
         ids=tuple(ids),
         df=frequencies,
+        empty_candidates=sum(empty for *_, empty in scored),
     )
 
 

@@ -20,6 +20,7 @@ Data flow (one module per arrow)::
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 
@@ -71,6 +72,8 @@ class PairStatistics:
         The number of documents (images) behind the idf.
     clipped : bool
         Whether ``dots`` are clipped.
+    empty_candidates : int
+        How many candidates have no token after tokenization (they score 0).
     """
 
     dots: np.ndarray
@@ -82,6 +85,7 @@ class PairStatistics:
     reference_offsets: np.ndarray
     n_documents: int
     clipped: bool
+    empty_candidates: int = 0
 
     @property
     def n(self) -> int:
@@ -98,7 +102,7 @@ class PairStatistics:
 
 def _allocate(
     n: int, n_pairs: int, candidate_image: np.ndarray, reference_offsets: np.ndarray,
-    n_documents: int, clip: bool,
+    n_documents: int, clip: bool, empty_candidates: int = 0,
 ) -> PairStatistics:  # fmt: skip
     """Statistics with room for every pair (filled by the stages in place);
     ``pair_candidate`` and ``length_delta`` are set by the caller."""
@@ -112,6 +116,7 @@ def _allocate(
         reference_offsets=reference_offsets,
         n_documents=n_documents,
         clipped=clip,
+        empty_candidates=empty_candidates,
     )
 
 
@@ -150,7 +155,10 @@ def token_statistics(
         progress.step()
     n_documents = prepared.n_images if df is None else df.n_images
     n_pairs = prepared.pair_candidate.shape[0]
-    stats = _allocate(n, n_pairs, candidate_image, reference_offsets, n_documents, clip)
+    stats = _allocate(
+        n, n_pairs, candidate_image, reference_offsets, n_documents, clip,
+        prepared.empty_candidates,
+    )  # fmt: skip
     stats.pair_candidate[:] = prepared.pair_candidate
     stats.length_delta[:] = prepared.length_delta
     # one order at a time: count, compute its statistics, release its counts
@@ -233,7 +241,9 @@ def statistics(
         for s, (lo, hi) in enumerate(pair_ranges):
             stats.pair_candidate[lo:hi] = shards[s].pair_candidate + int(first[s])
             stats.length_delta[lo:hi] = shards[s].length_delta
-        return stats
+        return dataclasses.replace(
+            stats, empty_candidates=sum(shard.empty_candidates for shard in shards)
+        )
     ref_tokens = tokenizer.split(corpus.references)
     if df is None and ref_tokens.hashes.shape[0] == 0:
         raise no_reference_words()

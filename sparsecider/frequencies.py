@@ -725,27 +725,45 @@ def _load_named(name: str) -> DocumentFrequencies:
     return df
 
 
-def merge_all(parts: Sequence[DocumentFrequencies]) -> DocumentFrequencies | None:
+def merge_all(
+    parts: Sequence[DocumentFrequencies], *, consume: bool = False
+) -> DocumentFrequencies | None:
     """The sum of frequencies fitted on disjoint sets of images (None for none),
     in one k-way merge per order (see :func:`merge_sorted`).
 
     Preconditions: all have the same ``n`` and tokenizer (as
-    :meth:`DocumentFrequencies.merge` checks).
+    :meth:`DocumentFrequencies.merge` checks).  ``consume=True`` is for
+    partial tables no one else holds (the streaming fit's): each part's
+    arrays are dropped as soon as they are merged, so the peak is the parts
+    plus one order of the result, not the parts plus the whole result; the
+    parts are unusable afterwards.
     """
     if not parts:
         return None
     first = parts[0]
     if len(parts) == 1:
         return first
+    n, n_images, tokenizer = first.n, sum(p.n_images for p in parts), first.tokenizer
+    held_keys = [list(p._keys) for p in parts]
+    held_counts = [list(p._counts) for p in parts]
+    if consume:  # the parts (frozen) give up their arrays: only held_* refer to them
+        for p in parts:
+            object.__setattr__(p, "_keys", ())
+            object.__setattr__(p, "_counts", ())
     keys, counts = [], []
-    for k in range(1, first.n + 1):
-        merged = merge_sorted([p.keys(k) for p in parts], [p.counts(k) for p in parts])
+    for k in range(n):
+        order_keys = [held[k] for held in held_keys]
+        order_counts = [held[k] for held in held_counts]
+        if consume:
+            for held in (*held_keys, *held_counts):
+                held[k] = None
+        merged = merge_sorted(order_keys, order_counts, consume=consume)
+        del order_keys, order_counts
         keys.append(merged[0])
         counts.append(merged[1])
     return DocumentFrequencies(
-        keys, counts, n_images=sum(p.n_images for p in parts), tokenizer=first.tokenizer,
-        source="merged",
-    )  # fmt: skip
+        keys, counts, n_images=n_images, tokenizer=tokenizer, source="merged"
+    )
 
 
 def _rebuild(

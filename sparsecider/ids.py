@@ -143,4 +143,5 @@ def cider_d_ids(
         n_images=n_images,
         image_index=image,
         df=options.df,
+        empty_candidates=stats.empty_candidates,
     )

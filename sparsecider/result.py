@@ -191,6 +191,11 @@ class CiderResult:
         without document frequencies (BLEU, ROUGE-L).
     corpus_per_order : ndarray of float64, shape (n,), or None
         BLEU only: the corpus BLEU-1 .. BLEU-n (``score == corpus_per_order[-1]``).
+    n_empty_candidates : int or None
+        CIDEr and CIDEr-D: how many candidates have no token after
+        tokenization (an empty caption, or only punctuation with the PTB
+        tokenizer).  They score 0, as in pycocoevalcap, and count in the
+        mean.  None for BLEU and ROUGE-L.
 
     Notes
     -----
@@ -235,6 +240,7 @@ class CiderResult:
     metric: str = field(default="CIDEr-D")
     df: DocumentFrequencies | None = None
     corpus_per_order: np.ndarray | None = None
+    n_empty_candidates: int | None = None
 
     @classmethod
     def from_per_order(
@@ -246,6 +252,7 @@ class CiderResult:
         image_index: np.ndarray,
         ids: tuple | None = None,
         df: DocumentFrequencies | None = None,
+        empty_candidates: int | None = None,
     ) -> CiderResult:
         """The result of per-order values (:func:`sparsecider.reduce.per_order_values`):
         scores are their mean over orders, the score the mean over candidates."""
@@ -253,7 +260,7 @@ class CiderResult:
         return cls(
             score=reduce.corpus_score(scores), scores=scores, per_order=per_order,
             signature=signature, n_images=n_images, image_index=image_index, ids=ids,
-            metric=signature.metric, df=df,
+            metric=signature.metric, df=df, n_empty_candidates=empty_candidates,
         )  # fmt: skip
 
     def __post_init__(self) -> None:

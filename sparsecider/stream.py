@@ -13,10 +13,15 @@ streaming passes over its records, a chunk of images at a time:
 
 Memory is bounded by the chunk (tokens, n-gram counts and the pair join of
 ``chunk_size`` images, times ``n_jobs`` chunks in flight) plus the document
-frequencies (12 bytes per distinct n-gram; while a partial table is merged
-into a large one, the fit pass holds up to about 3 times that: 248 MiB for
-an 81 MiB table of 7 million n-grams) plus 40 bytes per candidate for the
-returned scores.  The results are bit-identical to the in-memory
+frequencies (12 bytes per distinct n-gram; while partial tables are merged,
+one order at a time, each order released once merged, the fit pass holds
+up to about 2.4 times that: 262 MiB of arrays for a 110 MiB table of 9.6
+million n-grams) plus 40 bytes per candidate for the returned scores.  The
+process's resident memory adds the interpreter (about 50 MB) and what the
+allocator keeps after frees: 361 MB in all for that table with one thread,
+559 MB with two (glibc keeps freed arrays in per-thread arenas; with
+``MALLOC_MMAP_THRESHOLD_=1048576`` in the environment, 362 MB).  The
+results are bit-identical to the in-memory
 :func:`sparsecider.cider_d` on the same images, whatever ``chunk_size`` and
 ``n_jobs``: columns follow n-gram key order in every chunk, so each sum adds
 the same terms in the same order, and PTB tokenization of a chunk reads ahead
@@ -188,12 +193,17 @@ class _MergeStack:
         level = 0
         while self._stack and self._stack[-1][0] == level:
             _, top = self._stack.pop()
-            df = top.merge(df)  # older images first
+            # older images first; both partials are the stack's own: each order's
+            # arrays are released as soon as it is merged
+            df = merge_all([top, df], consume=True)
             level += 1
         self._stack.append((level, df))
 
-    def total(self) -> DocumentFrequencies | None:
-        return merge_all([df for _, df in self._stack])
+    def parts(self) -> list[DocumentFrequencies]:
+        """The partials, handed over (the stack is emptied)."""
+        parts = [df for _, df in self._stack]
+        self._stack.clear()
+        return parts
 
 
 def _fit(
@@ -219,7 +229,8 @@ def _fit(
     parts = chunks(source.open(), chunk_size, tokenizer.lookahead)
     for _ in _progress(_ordered_map(pool, fit, parts, in_flight), progress, "df"):
         pass
-    total = merge_all([t for t in (stack.total() for stack in stacks) if t is not None])
+    # every thread's partials in one merge that drops each as it is merged in
+    total = merge_all([part for stack in stacks for part in stack.parts()], consume=True)
     if total is None:
         raise ValueError("records is empty: there are no images to score")
     return total
@@ -306,6 +317,7 @@ def _write_lines(f, chunk: Chunk, per_order: np.ndarray) -> None:
         for rec, value in chunk.per_record(per_order.mean(axis=1))
     ]
     f.write("\n".join(lines) + "\n")
+    f.flush()  # a pipe's reader gets each chunk as it is scored
 
 
 def _score_stream(
@@ -349,9 +361,13 @@ def _score_stream(
         ids: list = []
         n_cands: list[int] = []
 
+        empty = 0
+
         def consume(f=None) -> None:
-            for chunk, values in scored:
+            nonlocal empty
+            for chunk, values, chunk_empty in scored:
                 per_order.append(values)
+                empty += chunk_empty
                 ids.extend(rec.id for rec in chunk.records)
                 n_cands.extend(len(rec.candidates) for rec in chunk.records)
                 if f is not None:
@@ -373,6 +389,7 @@ def _score_stream(
         image_index=np.repeat(np.arange(n_images, dtype=np.int64), n_cands),
         ids=tuple(ids),
         df=frequencies,
+        empty_candidates=empty,
     )
 
 

@@ -44,6 +44,7 @@ def check(result: sparsecider.CiderResult, records: list[dict], **kw) -> None:
     assert result.signature == single.signature
     assert result.n_images == len(records)
     assert result.n_candidates == single.n_candidates
+    assert result.n_empty_candidates == single.n_empty_candidates
     assert list(result.ids) == [r["id"] for r in records]
     # each record's candidates, in order, under its image
     n_cands = [1 if isinstance(r["candidate"], str) else len(r["candidate"]) for r in records]

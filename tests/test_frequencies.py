@@ -288,3 +288,23 @@ def test_shared_between_threads():
     for got in results:
         np.testing.assert_array_equal(got, want)
     assert df.digest == before and math.isfinite(float(want.sum()))
+
+
+def test_a_consuming_merge_equals_the_plain_one_and_empties_its_parts():
+    """The streaming fit hands its own partials to merge_all(consume=True), which
+    releases each order's arrays once merged (the fit pass's memory peak)."""
+    from sparsecider.frequencies import merge_all
+
+    refs = [[f"a dog number {i} runs", f"the cat {i % 7} sleeps"] for i in range(60)]
+
+    def parts():
+        return [
+            DocumentFrequencies.from_references(refs[a:b], tokenizer="whitespace")
+            for a, b in [(0, 10), (10, 35), (35, 36), (36, 60)]
+        ]
+
+    whole = DocumentFrequencies.from_references(refs, tokenizer="whitespace")
+    given = parts()
+    assert merge_all(parts()) == whole
+    assert merge_all(given, consume=True) == whole
+    assert all(len(p) == 0 for p in given)  # handed over: no array left in the parts

@@ -711,3 +711,110 @@ def test_ctrl_c_is_one_line_and_status_130(captions, capsys, monkeypatch):
     _, refs, cands = captions
     assert main(["score", "-r", refs, "-c", cands]) == 130
     assert capsys.readouterr().err == "sparsecider: interrupted\n"
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_empty_candidates_score_zero_and_are_counted_in_every_face(tmp_path, capsys, n_jobs):
+    # "" and "..." have no token after PTB tokenization (punctuation is dropped);
+    # 4,000 images so that n_jobs=2 really shards
+    cands = ["", "...", "a dog runs"] + ["a red bus"] * 3997
+    refs = [["a dog runs fast", "the dog"]] * 3 + [["a red bus stops"]] * 3997
+    got = sparsecider.cider_d(cands, refs, n_jobs=n_jobs)
+    assert got.n_empty_candidates == 2 and got.scores[:2].tolist() == [0.0, 0.0]
+    assert sparsecider.cider(cands, refs, n_jobs=n_jobs).n_empty_candidates == 2
+    assert sparsecider.bleu(cands, refs).n_empty_candidates is None  # not counted there
+    records = [{"id": i, "candidate": c, "references": r}
+               for i, (c, r) in enumerate(zip(cands, refs, strict=True))]  # fmt: skip
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    from sparsecider import stream
+
+    streamed = stream.cider_d(path, chunk_size=1000, n_jobs=n_jobs)
+    assert streamed.n_empty_candidates == 2
+    assert main(["stream", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0
+    assert json.loads(capsys.readouterr().out)["empty_candidates"] == 2
+
+
+# ---- found by the review of the second pass -------------------------------------------------
+
+
+def test_sets_are_refused_in_legacy_pickles(tmp_path):
+    # shared frozensets as dict keys compare (and print) in 2**depth steps
+    path = tmp_path / "df.p"
+    path.write_bytes(pickle.dumps({frozenset({"a"}): 1.0}))
+    with pytest.raises(ValueError, match="a set or frozenset: a document frequency pickle"):
+        DocumentFrequencies.from_pickle(path)
+
+
+def test_the_checked_opcodes_exist_in_this_python():
+    """The unpickler overrides entries of CPython's private dispatch table: if a
+    future Python renames them, this fails instead of silently checking nothing."""
+    from sparsecider.io.legacy import RestrictedUnpickler
+
+    base = pickle._Unpickler.dispatch
+    for op in (pickle.TUPLE, pickle.TUPLE1, pickle.TUPLE2, pickle.TUPLE3, pickle.FROZENSET,
+               pickle.EMPTY_SET, pickle.ADDITEMS):  # fmt: skip
+        assert op[0] in base and RestrictedUnpickler.dispatch[op[0]] is not base[op[0]]
+
+
+def test_dash_works_when_stdout_is_a_text_stream_only():
+    """In a notebook or under redirect_stdout, sys.stdout has no binary buffer."""
+    import contextlib
+
+    from sparsecider.io.text import CaptionFileError, open_output
+
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured), open_output("-", text=True) as f:
+        f.write('{"id": 1}\n')
+    assert captured.getvalue() == '{"id": 1}\n'
+    with contextlib.redirect_stdout(io.StringIO()), pytest.raises(CaptionFileError, match="binary"):
+        with open_output("-") as f:
+            f.write(b"PK")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a full disk)")
+def test_a_failing_flush_does_not_hide_the_error_being_raised():
+    from sparsecider.io.text import open_output
+
+    with pytest.raises(KeyboardInterrupt):
+        with open_output("/dev/full", text=True) as f:
+            f.write("x" * 100)
+            raise KeyboardInterrupt
+    with pytest.raises(OSError, match="No space left"):  # ... but is an error of its own
+        with open_output("/dev/full", text=True) as f:
+            f.write("x" * 100)
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path):
+    records = "".join(
+        json.dumps({"id": i, "candidate": "a dog", "references": ["a dog runs"]}) + "\n"
+        for i in range(30_000)
+    )  # about 2 MB of output: more than a pipe holds
+    (tmp_path / "r.jsonl").write_text(records)
+    cmd = (f"{sys.executable} -m sparsecider stream r.jsonl -o - --df coco-val2014 "
+           "--tokenizer whitespace 2>err.txt | head -1; "
+           "echo ${PIPESTATUS[0]} > status.txt")  # fmt: skip
+    run = subprocess.run(["bash", "-c", cmd], cwd=tmp_path, capture_output=True, text=True)
+    assert json.loads(run.stdout)["id"] == 0
+    assert (tmp_path / "status.txt").read_text().strip() == str(128 + signal.SIGPIPE)
+    err = (tmp_path / "err.txt").read_text()
+    assert "Broken pipe" not in err and "Traceback" not in err
+
+
+def test_the_line_cap_does_not_count_the_newline(tmp_path, monkeypatch):
+    import sparsecider.io.records as records
+
+    monkeypatch.setattr(records, "MAX_LINE_BYTES", 10)
+    ok = tmp_path / "ok.jsonl"
+    ok.write_bytes(b'{"id": 12}\n{"id": 3}\n')  # 10 bytes, then the newline
+    assert [row["id"] for _, row in records.read_jsonl(ok)] == [12, 3]
+    long = tmp_path / "long.jsonl"
+    long.write_bytes(b'{"id": 123}\n')  # 11 bytes
+    with pytest.raises(ValueError, match=r"long\.jsonl:1: a line longer than"):
+        list(records.read_jsonl(long))
+
+
+def test_an_unopened_descriptor_is_refused_before_the_work(captions, capsys):
+    _, refs, cands = captions
+    assert main(["score", "-r", refs, "-c", cands, "--per-image", "/dev/fd/97"]) == 1
+    assert "/dev/fd/97: not an open file descriptor" in capsys.readouterr().err

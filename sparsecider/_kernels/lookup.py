@@ -18,7 +18,7 @@ __all__ = ["bucket_index", "lookup_buckets", "lookup_sorted", "merge_sorted", "m
 
 
 def merge_sorted(
-    keys: Sequence[np.ndarray], counts: Sequence[np.ndarray]
+    keys: Sequence[np.ndarray], counts: Sequence[np.ndarray], *, consume: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """Union of several strictly increasing key arrays, with the counts of equal keys summed.
 
@@ -26,6 +26,9 @@ def merge_sorted(
     concatenation, so merging a table into a large one needs about two
     output-sized arrays (the streaming fit merges partial tables this way).
     Counts are exact integer sums, so the order of merging does not matter.
+    ``consume=True`` (``keys`` and ``counts`` are lists the caller gives
+    away) drops each input as soon as it is folded in, so inputs already
+    merged are not held beside the growing result.
 
     Examples
     --------
@@ -36,12 +39,18 @@ def merge_sorted(
     >>> k.tolist(), c.tolist()
     ([1, 2, 5, 9, 12], [4, 2, 8, 4, 6])
     """
+    if len(keys) != len(counts):
+        raise ValueError(f"{len(keys)} key arrays but {len(counts)} count arrays")
     merged_keys = np.asarray(keys[0], dtype=np.uint64)
     merged_counts = np.asarray(counts[0])
-    for more_keys, more_counts in zip(keys[1:], counts[1:], strict=True):
-        merged_keys, merged_counts = merge_two(
-            merged_keys, merged_counts, np.asarray(more_keys), np.asarray(more_counts)
-        )
+    if consume:
+        keys[0] = counts[0] = None
+    for i in range(1, len(keys)):
+        more_keys, more_counts = np.asarray(keys[i]), np.asarray(counts[i])
+        if consume:
+            keys[i] = counts[i] = None
+        merged_keys, merged_counts = merge_two(merged_keys, merged_counts, more_keys, more_counts)
+        del more_keys, more_counts
     return merged_keys, merged_counts
 
 

@@ -3,7 +3,7 @@
 The CIDEr authors' code and the self-critical sequence training (SCST) code
 derived from it store document frequencies as Python pickles.  Unpickling
 can run arbitrary code, so these files are read only through
-:class:`RestrictedUnpickler`, which admits dicts, lists, tuples, sets,
+:class:`RestrictedUnpickler`, which admits dicts, lists, flat tuples,
 strings, bytes, numbers and ``collections.defaultdict`` (with ``float`` or
 ``int`` as its factory) and refuses everything else.  sparsecider never
 writes pickles; convert once with ``DocumentFrequencies.from_pickle(...).save(...)``.
@@ -158,6 +158,19 @@ def _checked(load):
 for _opcode in (pickle.TUPLE, pickle.TUPLE1, pickle.TUPLE2, pickle.TUPLE3):
     RestrictedUnpickler.dispatch[_opcode[0]] = _checked(RestrictedUnpickler.dispatch[_opcode[0]])
 
+
+def _refuse_sets(self: RestrictedUnpickler) -> None:
+    # a set of shared frozensets is a dict key whose comparison (and print)
+    # doubles per level; document frequency pickles hold no set
+    raise UnsafePickleError(
+        "a set or frozenset: a document frequency pickle holds only dicts, tuples, strings "
+        "and numbers"
+    )
+
+
+for _opcode in (pickle.EMPTY_SET, pickle.ADDITEMS, pickle.FROZENSET):
+    RestrictedUnpickler.dispatch[_opcode[0]] = _refuse_sets
+
 #: What a tuple may hold.
 _ATOMS = (str, bytes, int, float, type(None))
 
@@ -292,7 +305,8 @@ def read_legacy_df(path: str | Path, *, n_images: int | None = None) -> tuple[di
         table, found = data, n_images if n_images is not None else COCO_VAL_IMAGES
     else:
         raise ValueError(
-            f"{path}: unknown layout (keys such as {list(data)[:3]!r}); expected "
+            f"{path}: unknown layout (keys such as {[_brief(k) for k in list(data)[:3]]}); "
+            "expected "
             "{ngram: df}, {'document_frequency': ..., 'ref_len': N} "
             "or {'df': ..., 'ref_len': log N}"
         )

@@ -136,14 +136,14 @@ def _bounded_lines(f, name: str) -> Iterator[bytes]:
     """The lines of binary file ``f``, none longer than :data:`MAX_LINE_BYTES`."""
     lineno = 0
     while True:
-        try:
-            line = f.readline(MAX_LINE_BYTES + 1)
+        try:  # the cap does not count the line's "\n"
+            line = f.readline(MAX_LINE_BYTES + 2)
         except (OSError, EOFError, zlib.error) as err:
             raise ValueError(f"{name}:{lineno + 1}: cannot read it ({err})") from None
         if not line:
             return
         lineno += 1
-        if len(line) > MAX_LINE_BYTES:
+        if len(line) - line.endswith(b"\n") > MAX_LINE_BYTES:
             raise ValueError(
                 f"{name}:{lineno}: a line longer than {MAX_LINE_BYTES >> 20} MiB; a record "
                 "is one image's captions (is the file JSON lines, one record per line?)"

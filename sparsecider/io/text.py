@@ -120,15 +120,17 @@ def read_text(path: str) -> str:
 def open_output(path: str, *, text: bool = False) -> Iterator[IO]:
     """Open an output; a regular file appears only once complete.
 
-    ``-`` is standard output and a FIFO, a device (``/dev/stdout``, a terminal)
-    or a socket is written in place: both receive the output as it is
-    written, so a reader downstream of a pipe starts at once (if the work
+    ``-`` (or ``/dev/stdout``, even redirected by the shell: ``>> log``
+    appends) is standard output; ``/dev/fd/N`` is appended to; a FIFO, a
+    device or a socket is written in place.  These receive the output as it
+    is flushed, so a reader downstream of a pipe starts at once (if the work
     then fails, the exit status says so, as with any Unix filter).  Any other
-    path is written to a temporary file in the target's folder, renamed over
-    the target when the ``with`` block ends without an error; through a
-    symlink, the file it points to is replaced and the link kept.  On Linux
-    the temporary file has no name until it is complete (``O_TMPFILE``), so
-    not even SIGKILL leaves a partial file behind; elsewhere it is a hidden
+    path is written to a temporary file in the target's folder, synced and
+    renamed over the target when the ``with`` block ends without an error;
+    through a symlink, the file it points to is replaced and the link kept.
+    On Linux the temporary file has no name until it is complete
+    (``O_TMPFILE``), so even SIGKILL leaves no partial file behind (but for
+    the instant between naming and renaming it); elsewhere it is a hidden
     ``.NAME.xxxx.tmp``, removed on any error, Ctrl-C or SIGTERM (which the
     CLI turns into an exit).
 
@@ -168,25 +170,39 @@ def open_output(path: str, *, text: bool = False) -> Iterator[IO]:
     """
     stream = _standard_stream(path)
     if stream is not None:  # "-", or /dev/stdout (/dev/stderr) however it is redirected
+        if text:  # the stream itself (a notebook's or a test's may have no binary buffer)
+            yield stream
+            stream.flush()
+            return
+        if getattr(stream, "buffer", None) is None:
+            raise CaptionFileError(
+                f"{path}: standard output takes no binary data here (a notebook or a "
+                "redirected stream); give a file name"
+            )
         stream.flush()
-        with _wrapped(stream.buffer, text, close=False, live=True) as f:
-            yield f
+        yield stream.buffer
+        stream.buffer.flush()
         return
-    if _open_descriptor(path):  # another /dev/fd/N: appended to, never truncated
-        with open(path, "ab") as raw, _wrapped(raw, text, close=True, live=True) as f:
-            yield f
-        return
-    if _is_special(path):
-        with open(path, "wb") as raw, _wrapped(raw, text, close=True, live=True) as f:
-            yield f
+    if _open_descriptor(path) or _is_special(path):
+        # /dev/fd/N is appended to, never truncated; a FIFO or a device written
+        raw = open(path, "ab" if _open_descriptor(path) else "wb")
+        try:
+            with _as_text(raw, text) as f:
+                yield f
+            raw.close()  # an error here is the output's own (a full disk, a closed pipe)
+        except BaseException:
+            with contextlib.suppress(OSError, ValueError):
+                raw.close()  # ... but must not replace the error being raised
+            raise
         return
     # through a symlink: replace the file it points to, keep the link
     target = Path(os.path.realpath(path))
     raw, name = _temporary(target)
     try:
-        with _wrapped(raw, text, close=False) as f:
+        with _as_text(raw, text) as f:
             yield f
         raw.flush()
+        os.fsync(raw.fileno())  # on disk before it is named: a crash leaves the old file
         if name is None:  # nameless: give it a name only now, then rename it
             try:
                 name = _link_anonymous(raw, target)
@@ -197,7 +213,8 @@ def open_output(path: str, *, text: bool = False) -> Iterator[IO]:
         raw.close()
         os.replace(name, target)
     except BaseException:
-        raw.close()
+        with contextlib.suppress(OSError):
+            raw.close()
         if name is not None:
             Path(name).unlink(missing_ok=True)
         raise
@@ -220,26 +237,35 @@ def atomic_write(path: str, write: Callable[[IO[bytes]], object]) -> None:
 
 
 @contextlib.contextmanager
-def _wrapped(raw: IO[bytes], text: bool, *, close: bool, live: bool = False) -> Iterator[IO]:
-    """``raw`` as text (UTF-8, ``\\n``) if asked; ``live``: each text write that
-    ends lines is passed on at once (a pipe's reader sees every finished line)."""
+def _as_text(raw: IO[bytes], text: bool) -> Iterator[IO]:
+    """``raw`` as UTF-8 text with ``\\n`` line ends if asked; ``raw`` stays open
+    (its owner closes it).  Each ``flush()`` reaches ``raw``'s file."""
     if not text:
         yield raw
         raw.flush()
         return
-    f = io.TextIOWrapper(raw, encoding="utf-8", newline="\n", line_buffering=live)
+    f = io.TextIOWrapper(raw, encoding="utf-8", newline="\n", write_through=True)
     try:
         yield f
         f.flush()
     finally:
-        if close:
-            f.close()
-        else:
-            f.detach()  # keep the binary file (standard output) open
+        # on an error a failing flush (a closed pipe, a full disk) must not
+        # replace the error being raised
+        with contextlib.suppress(OSError, ValueError):
+            f.detach()
 
 
 def _umask() -> int:
-    umask = os.umask(0)
+    """The process's umask: read from /proc where it can be (setting it to read
+    it would change it for every thread for a moment)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    umask = os.umask(0o022)
     os.umask(umask)
     return umask
 
@@ -360,6 +386,14 @@ def check_output(path: str, inputs: list[str] = ()) -> None:
     ...         print(str(err).split(": ", 1)[1])
     it is also an input; writing it would destroy that input (choose another output)
     """
+    if _open_descriptor(path) and path not in ("/dev/stdout", "/dev/stderr"):
+        try:  # /dev/fd/N: N must be open
+            os.stat(path)
+        except OSError as err:
+            raise CaptionFileError(
+                f"{path}: not an open file descriptor ({err.strerror}); open it in the "
+                "shell (e.g. 3>>scores.jsonl) or give a file name"
+            ) from None
     if path == "-" or _open_descriptor(path) or _is_special(path):
         return
     real = os.path.realpath(path)
