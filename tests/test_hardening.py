@@ -76,6 +76,37 @@ def test_scores_do_not_depend_on_the_thread_count_with_such_characters():
     assert np.array_equal(one.scores, two.scores)
 
 
+CAPTION_PARTS = st.one_of(
+    st.sampled_from(LENGTH_CHANGING), st.sampled_from(KEYWORDS),
+    st.sampled_from(["a", "dog", "runs", "the", "cat", ".", "", " ", "can't"]),
+)  # fmt: skip
+CAPTIONS = st.lists(CAPTION_PARTS, min_size=0, max_size=6).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(CAPTIONS, st.lists(CAPTIONS, min_size=1, max_size=3)), min_size=2, max_size=9
+    ),
+    st.integers(2, 4),
+)
+def test_forced_shards_equal_one_thread_with_length_changing_characters(images, n_jobs):
+    """Shards of one image or more (normally 2,000): each shard is tokenized
+    inside the whole sequence (PTB reads ahead across captions), its document
+    frequencies are merged with the others': every statistic equals one pass."""
+    from unittest import mock
+
+    cands = [c for c, _ in images]
+    refs = [r for _, r in images]
+    if not any(t for r in ptb_tokenize([x for rs in refs for x in rs]) for t in r.split()):
+        return  # every reference empty: refused the same way in both (tested elsewhere)
+    one = sparsecider.cider_d(cands, refs, n_jobs=1)
+    with mock.patch("sparsecider.engine.MIN_SHARD_IMAGES", 1):
+        sharded = sparsecider.cider_d(cands, refs, n_jobs=n_jobs)
+    assert np.array_equal(one.per_order, sharded.per_order)
+    assert one.n_empty_candidates == sharded.n_empty_candidates
+
+
 # ---- document frequencies: no silent conversion ------------------------------------------
 
 KEYS = np.array([3, 9, 12], dtype=np.uint64)
