@@ -9,6 +9,7 @@ several files.  The engine reports *steps* through the small
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sized
 from typing import Protocol
 
@@ -60,20 +61,25 @@ def _tqdm(required: bool):
 
 
 class _Bar:
-    """A tqdm bar whose total is set when the work is known."""
+    """A tqdm bar, drawn once the total is known (``start``)."""
 
     def __init__(self, tqdm, desc: str, unit: str) -> None:
-        self._bar = tqdm(total=None, desc=desc, unit=unit, file=sys.stderr, leave=False)
+        self._make = lambda total: tqdm(
+            total=total, desc=desc, unit=unit, file=sys.stderr, leave=False
+        )
+        self._bar = None
+        self._lock = threading.Lock()  # steps come from the worker threads
 
     def start(self, total: int | None) -> None:
-        self._bar.total = total
-        self._bar.refresh()
+        self._bar = self._make(total)
 
     def step(self) -> None:
-        self._bar.update(1)
+        with self._lock:
+            self._bar.update(1)
 
     def close(self) -> None:
-        self._bar.close()
+        if self._bar is not None:
+            self._bar.close()
 
 
 class _NoBar:

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
+import math
 import os
 import signal
 import sys
@@ -112,6 +114,11 @@ def _files(args, desc: str) -> Iterable[str]:
     return iterate(args.candidates, shown, desc, unit="file")
 
 
+def _number(x: float) -> float | None:
+    """A score as JSON: null where there is none (nan is not JSON)."""
+    return x if math.isfinite(x) else None
+
+
 def _summaries(args) -> TextIO:
     """Where a command prints its summary: standard error when its data
     output is standard output (``-``), so a pipe receives only the data."""
@@ -184,7 +191,8 @@ def _text_line(entry: dict, prefix: str = "") -> str:
         c = entry["ci"]
         ci = f" ({c['confidence'] * 100:g}% CI {c['low']:.4f}-{c['high']:.4f})"
     notes = "".join(f" [{note}]" for note in _notes(entry))
-    return f"{prefix}{entry['metric']} = {entry['score']:.4f}{ci}{notes} | {entry['signature']}"
+    score = "none" if entry["score"] is None else f"{entry['score']:.4f}"
+    return f"{prefix}{entry['metric']} = {score}{ci}{notes} | {entry['signature']}"
 
 
 def _notes(entry: dict) -> list[str]:
@@ -236,11 +244,15 @@ def _cmd_score(args) -> int:
                 file=out,
             )
     elif args.format == "tsv":
-        print("candidates\tmetric\tscore\tci_low\tci_high\tn_images\tsignature", file=out)
+        print(
+            "candidates\tmetric\tscore\tci_low\tci_high\tn_images\tempty_candidates\tsignature",
+            file=out,
+        )
         for e in entries:
             low, high = (e["ci"]["low"], e["ci"]["high"]) if "ci" in e else ("", "")
             print(
-                f"{e['candidates']}\t{e['metric']}\t{e['score']!r}\t{low}\t{high}\t{e['n_images']}\t{e['signature']}",
+                f"{e['candidates']}\t{e['metric']}\t{e['score']!r}\t{low}\t{high}\t"
+                f"{e['n_images']}\t{e.get('empty_candidates', '')}\t{e['signature']}",
                 file=out,
             )
     else:
@@ -367,13 +379,15 @@ def _cmd_table(args) -> int:
             prefix = f"{e['candidates']}: " if len(entries) > 1 else ""
             for name, value in e["scores"].items():
                 print(f"{prefix}{name} = {value:.4f} | {_signature_of(e, name)}", file=out)
+            for note in _notes(e):
+                print(f"{prefix}note: {note}", file=out)
     elif args.format == "tsv":
-        print("candidates\tmetric\tscore\tn_images\tsignature", file=out)
+        print("candidates\tmetric\tscore\tn_images\tempty_candidates\tsignature", file=out)
         for e in entries:
             for name, value in e["scores"].items():
                 print(
                     f"{e['candidates']}\t{name}\t{value!r}\t{e['n_images']}\t"
-                    f"{_signature_of(e, name)}",
+                    f"{e['empty_candidates']}\t{_signature_of(e, name)}",
                     file=out,
                 )
     else:
@@ -567,13 +581,13 @@ def _cmd_select(args) -> int:
         f.write(json.dumps(chosen) + "\n")
     if args.per_image:
         _write_lines(args.per_image, [
-            {"id": i, "index": k, "score": s}
+            {"id": i, "index": k, "score": _number(s)}  # null: a set of one, no consensus
             for i, k, s in zip(ids, pick.index.tolist(), pick.scores.tolist(), strict=True)
         ])  # fmt: skip
     entry = {
         "candidates": args.candidates,
         "metric": pick.signature.metric,
-        "score": pick.score,
+        "score": _number(pick.score),
         "signature": pick.signature,
         "n_images": pick.n_images,
         "n_candidates": int(pick.candidate_scores.shape[0]),
@@ -796,6 +810,8 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
+        if getattr(args, "progress", None) is True and importlib.util.find_spec("tqdm") is None:
+            raise UsageError("--progress needs tqdm: pip install 'sparsecider[progress]'")
         if args.demo:
             return _demo(args.format)
         if args.command == "score":

@@ -618,9 +618,13 @@ class DocumentFrequencies:
         from .io.legacy import read_legacy_df
 
         table, found_images = read_legacy_df(path, n_images=n_images)
-        return cls.from_ngram_counts(
-            table, n_images=found_images, tokenizer=tokenizer, source=f"pickle:{Path(path).name}"
-        )
+        try:
+            return cls.from_ngram_counts(
+                table, n_images=found_images, tokenizer=tokenizer,
+                source=f"pickle:{Path(path).name}",
+            )  # fmt: skip
+        except ValueError as err:
+            raise ValueError(f"{path}: {err}") from None
 
     @classmethod
     def from_ngram_counts(
@@ -641,7 +645,11 @@ class DocumentFrequencies:
         by_order: dict[int, tuple[list[str], list[float]]] = {}
         for gram, count in table.items():
             if not isinstance(gram, tuple) or not gram or not all(isinstance(t, str) for t in gram):
-                raise ValueError(f"n-gram {gram!r:.60} is not a non-empty tuple of strings")
+                # the types only: printing a malformed key may not end (a 5,000-digit int)
+                what = type(gram).__name__
+                if isinstance(gram, tuple):
+                    what += " of " + ", ".join(type(t).__name__ for t in gram[:4])
+                raise ValueError(f"n-gram keys must be non-empty tuples of strings, found a {what}")
             if len(gram) > MAX_N:
                 raise ValueError(
                     f"n-gram {gram[:3]!r:.60}... has {len(gram)} tokens; document frequencies "

@@ -45,7 +45,8 @@ class Selection:
     captions : list of str
         The chosen captions, in input order.
     score : float
-        The mean of ``scores``.
+        The mean of ``scores`` over the sets that have one (``nan`` only
+        when every set has a single candidate under consensus).
     candidate_scores : ndarray of float64, shape (n_candidates,)
         Every candidate's score, set after set, in input order.
     image_index : ndarray of int64, shape (n_candidates,)
@@ -228,7 +229,8 @@ def _select(sets: Corpus, scores: np.ndarray, signature: Signature) -> Selection
         index=best - sets.reference_offsets[:-1],
         scores=chosen,
         captions=[sets.candidates[i] for i in best.tolist()],
-        score=float(chosen.mean()),
+        # sets of one have no consensus score (nan): the mean is over the others
+        score=float(np.nanmean(chosen)) if np.isfinite(chosen).any() else float("nan"),
         candidate_scores=scores,
         image_index=image,
         signature=signature,

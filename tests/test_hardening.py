@@ -849,3 +849,105 @@ def test_an_unopened_descriptor_is_refused_before_the_work(captions, capsys):
     _, refs, cands = captions
     assert main(["score", "-r", refs, "-c", cands, "--per-image", "/dev/fd/97"]) == 1
     assert "/dev/fd/97: not an open file descriptor" in capsys.readouterr().err
+
+
+# ---- found by the second audit ----------------------------------------------------------------
+
+
+def test_an_output_descriptor_open_on_an_input_is_refused(captions):
+    tmp, refs, cands = captions
+    before = Path(cands).read_bytes()
+    fd = os.open(cands, os.O_RDONLY)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "sparsecider", "score", "-r", refs, "-c", cands,
+             "--per-image", f"/dev/fd/{fd}"],
+            pass_fds=(fd,), capture_output=True, text=True, cwd=tmp,
+        )  # fmt: skip
+    finally:
+        os.close(fd)
+    assert run.returncode == 1 and f"/dev/fd/{fd}: it is the input {cands}" in run.stderr
+    assert Path(cands).read_bytes() == before
+
+
+def test_every_report_format_counts_empty_candidates(captions, capsys):
+    tmp, refs, _ = captions
+    cands = tmp / "punct.txt"
+    cands.write_text("a dog\n...\n")  # no token left after PTB tokenization: scores 0
+    assert main(["score", "-r", refs, "-c", str(cands)]) == 0
+    assert json.loads(capsys.readouterr().out)["empty_candidates"] == 1
+    assert main(["score", "-r", refs, "-c", str(cands), "--format", "tsv"]) == 0
+    header, row = capsys.readouterr().out.splitlines()
+    assert dict(zip(header.split("\t"), row.split("\t"), strict=True))["empty_candidates"] == "1"
+    argv = ["score", "-r", refs, "-c", str(cands), "--metric", "cider-d,bleu"]
+    assert main([*argv, "--format", "text"]) == 0
+    assert "note: 1 empty candidate scored 0" in capsys.readouterr().out
+    assert main([*argv, "--format", "tsv"]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert all(dict(zip(rows[0], r, strict=True))["empty_candidates"] == "1" for r in rows[1:])
+
+
+def test_select_writes_null_not_nan_for_a_set_of_one(tmp_path, capsys):
+    sets = tmp_path / "sets.jsonl"
+    sets.write_text(
+        '{"id": 1, "candidate": ["a dog runs", "a dog sits", "a cat"]}\n'
+        '{"id": 2, "candidate": ["a red bus"]}\n'
+    )
+    argv = ["select", "-c", str(sets), "-o", str(tmp_path / "out.json"), "--per-image", "-"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    rows = [json.loads(line) for line in out.splitlines()]  # strict JSON: NaN would fail
+    assert rows[1] == {"id": 2, "index": 0, "score": None} and rows[0]["score"] > 0
+    assert json.loads(err)["score"] == rows[0]["score"]  # the mean over the sets with a score
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({(10**5000,): 1.0}, "keys must be non-empty tuples of strings, found a tuple of int"),
+        ({("a",): float("nan")}, "has count nan"),
+    ],
+    ids=["huge-int-word", "nan-count"],
+)
+def test_legacy_table_errors_name_the_file(tmp_path, table, message):
+    path = tmp_path / "df.p"
+    path.write_bytes(pickle.dumps({"document_frequency": table, "ref_len": 3}))
+    with pytest.raises(ValueError, match=re.escape(message)) as err:
+        DocumentFrequencies.from_pickle(path)
+    assert str(err.value).startswith(f"{path}: ")
+
+
+def test_a_pickle_of_many_small_containers_is_refused(tmp_path):
+    # 20 million empty lists in 20 MB took 1.5 GB; a df pickle has a dict or two
+    path = tmp_path / "df.p"
+    junk = [[] for _ in range(100)]
+    path.write_bytes(pickle.dumps({"document_frequency": {("a",): 1.0}, "ref_len": 3, "x": junk}))
+    with pytest.raises(ValueError, match="more than 64 lists, dicts or calls"):
+        DocumentFrequencies.from_pickle(path)
+
+
+def test_progress_without_tqdm_names_the_option_and_draws_no_empty_bar(
+    captions, capsys, monkeypatch, tqdm_bars
+):
+    _, refs, cands = captions
+    assert main(["score", "-r", refs, "-c", cands, "--progress", "--n-jobs", "1"]) == 0
+    assert "0step" not in capsys.readouterr().err  # one bar, drawn with its total
+    assert [b.total for b in tqdm_bars] == [10]
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    assert main(["score", "-r", refs, "-c", cands, "--progress"]) == 1
+    assert "--progress needs tqdm: pip install 'sparsecider[progress]'" in capsys.readouterr().err
+
+
+def test_a_binary_output_is_not_written_to_a_terminal(captions):
+    tmp, refs, _ = captions
+    leader, follower = os.openpty()
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "sparsecider", "df", "fit", refs, "-o", "-"],
+            stdout=follower, stderr=subprocess.PIPE, text=True, cwd=tmp,
+        )  # fmt: skip
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert run.returncode == 1 and "standard output is a terminal" in run.stderr

@@ -29,6 +29,7 @@ from typing import ClassVar
 
 __all__ = [
     "COCO_VAL_IMAGES",
+    "MAX_CONTAINERS",
     "MAX_DEPTH",
     "MAX_PICKLE_BYTES",
     "RestrictedUnpickler",
@@ -171,11 +172,36 @@ def _refuse_sets(self: RestrictedUnpickler) -> None:
 for _opcode in (pickle.EMPTY_SET, pickle.ADDITEMS, pickle.FROZENSET):
     RestrictedUnpickler.dispatch[_opcode[0]] = _refuse_sets
 
+
+def _counted(load):
+    """Count the containers (and calls) built: a df pickle has a few; millions
+    of empty lists would take 30 times the file in memory."""
+
+    def load_and_count(self: RestrictedUnpickler) -> None:
+        self.containers = getattr(self, "containers", 0) + 1
+        if self.containers > MAX_CONTAINERS:
+            raise UnsafePickleError(
+                f"more than {MAX_CONTAINERS} lists, dicts or calls: a document frequency pickle "
+                "is one dict of n-grams (perhaps inside another)"
+            )
+        load(self)
+
+    return load_and_count
+
+
+for _opcode in (pickle.EMPTY_LIST, pickle.LIST, pickle.EMPTY_DICT, pickle.DICT, pickle.REDUCE):
+    RestrictedUnpickler.dispatch[_opcode[0]] = _counted(RestrictedUnpickler.dispatch[_opcode[0]])
+
 #: What a tuple may hold.
 _ATOMS = (str, bytes, int, float, type(None))
 
-#: The largest legacy pickle read: 4 GiB (COCO train's tables take about 100 MB).
-MAX_PICKLE_BYTES = 4 << 30
+#: The largest legacy pickle read: 1 GiB (COCO val's table takes 63 MB, COCO
+#: train's about five times that).  Strings and flat tuples take up to about
+#: 15 times their bytes in memory once unpickled.
+MAX_PICKLE_BYTES = 1 << 30
+
+#: The most lists, dicts and calls (``defaultdict(float)``) a pickle may build.
+MAX_CONTAINERS = 64
 
 #: How deeply lists and dicts may nest (a top-level dict holding the table: 2).
 MAX_DEPTH = 4

@@ -179,6 +179,11 @@ def open_output(path: str, *, text: bool = False) -> Iterator[IO]:
                 f"{path}: standard output takes no binary data here (a notebook or a "
                 "redirected stream); give a file name"
             )
+        if _isatty(stream):
+            raise CaptionFileError(
+                f"{path}: standard output is a terminal, and this output is binary; "
+                "redirect it (> FILE, | ...) or give a file name"
+            )
         stream.flush()
         yield stream.buffer
         stream.buffer.flush()
@@ -354,6 +359,26 @@ def _open_descriptor(path: str) -> bool:
     )
 
 
+def _check_not_an_input(path: str, inputs: list[str]) -> None:
+    """For outputs written in place: refuse one that is the same file as an input."""
+    try:
+        out = os.fstat(1) if path == "-" else os.stat(path)
+    except OSError:
+        return
+    if not stat.S_ISREG(out.st_mode):  # a pipe, a terminal, a device: never an input file
+        return
+    for given in inputs:
+        try:
+            same = given != "-" and os.path.samestat(os.stat(given), out)
+        except OSError:
+            continue
+        if same:
+            raise CaptionFileError(
+                f"{path}: it is the input {given}; writing it would destroy that input "
+                "(choose another output)"
+            )
+
+
 def _is_special(path: str) -> bool:
     """A FIFO, a character device (``/dev/stdout``, a terminal) or a socket:
     written in place, never replaced by a regular file."""
@@ -395,6 +420,8 @@ def check_output(path: str, inputs: list[str] = ()) -> None:
                 "shell (e.g. 3>>scores.jsonl) or give a file name"
             ) from None
     if path == "-" or _open_descriptor(path) or _is_special(path):
+        # written in place: refuse if it is an input (e.g. --out /dev/fd/3 3<input)
+        _check_not_an_input(path, inputs)
         return
     real = os.path.realpath(path)
     for given in inputs:
@@ -414,3 +441,10 @@ def check_output(path: str, inputs: list[str] = ()) -> None:
         raise CaptionFileError(
             f"{path}: the folder {folder} is not writable ({err.strerror or err})"
         ) from None
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
