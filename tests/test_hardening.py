@@ -687,7 +687,8 @@ def test_df_info_on_a_caption_file_says_what_it_is_not(captions, capsys):
     _, refs, _ = captions
     assert main(["df", "info", refs]) == 1
     err = capsys.readouterr().err
-    assert "not a sparsecider document frequency file" in err and "pickle" not in err
+    assert "not a sparsecider document frequency file" in err and "'sparsecider df fit'" in err
+    assert "pickled (object) data" not in err  # what it said before: misleading
 
 
 def test_huge_counts_and_orders_are_one_clear_error(tmp_path):

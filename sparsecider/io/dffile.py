@@ -161,6 +161,8 @@ def read_df_file(
         if isinstance(err, ValueError) and str(err).startswith(str(path)):
             raise
         raise ValueError(
-            f"{path}: not a sparsecider document frequency file ({str(err)[:200]})"
+            f"{path}: not a sparsecider document frequency file ({str(err)[:200]}); such "
+            "files are written by 'sparsecider df fit' (from captions) or 'df convert' (from "
+            "a legacy pickle)"
         ) from None
     return keys, counts, meta
