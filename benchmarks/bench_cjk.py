@@ -39,30 +39,9 @@ import sparsecider
 from benchmarks import common
 from sparsecider.tokenizers import get_tokenizer
 from tests.fixtures.cjk_captions import corpus
+from tests.twin import char_twin
 
 CASES = [("char", "zh"), ("char", "ja"), ("jieba", "zh"), ("mecab", "ja"), ("kiwi", "ko")]
-
-
-def _is_cjk(ch: str) -> bool:
-    return unicodedata.name(ch, "").startswith(
-        ("CJK ", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "KANGXI", "IDEOGRAPHIC",
-         "HALFWIDTH KATAKANA", "HALFWIDTH HANGUL")
-    )  # fmt: skip
-
-
-def _char_loop(caption: str) -> str:
-    tokens, run = [], ""
-    for ch in caption:
-        alone = unicodedata.category(ch)[0] in "PS" or _is_cjk(ch)
-        if ch.isspace() or alone:
-            tokens.append(run)
-            run = ""
-            if alone:
-                tokens.append(ch)
-        else:
-            run += ch
-    tokens.append(run)
-    return " ".join(t for t in tokens if t)
 
 
 def _direct(name: str):
@@ -82,7 +61,7 @@ def _direct(name: str):
 
         kiwi = kiwipiepy.Kiwi()
         return lambda c: " ".join(t.form for t in kiwi.tokenize(c))
-    return _char_loop
+    return char_twin  # the rule, one character at a time (the test suite's twin)
 
 
 def _clean(segmented: str) -> str:

@@ -13,6 +13,8 @@ import threading
 from collections.abc import Iterable, Iterator, Sized
 from typing import Protocol
 
+from .io.text import is_terminal
+
 __all__ = ["Progress", "bar", "check_progress", "iterate"]
 
 
@@ -108,17 +110,10 @@ def bar(progress: bool | None, desc: str, unit: str = "step") -> _Bar | _NoBar:
     """
     if progress is False:
         return _NoBar()
-    if progress is None and not _isatty(sys.stderr):
+    if progress is None and not is_terminal(sys.stderr):
         return _NoBar()
     tqdm = _tqdm(required=progress is True)
     return _NoBar() if tqdm is None else _Bar(tqdm, desc, unit)
-
-
-def _isatty(stream) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):  # replaced or closed stream
-        return False
 
 
 def iterate(items: Iterable, progress: bool | None, desc: str, unit: str = "it") -> Iterator:

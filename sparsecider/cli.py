@@ -244,25 +244,34 @@ def _cmd_score(args) -> int:
                 file=out,
             )
     elif args.format == "tsv":
-        print(
-            "candidates\tmetric\tscore\tci_low\tci_high\tn_images\tempty_candidates\tsignature",
-            file=out,
-        )
+        columns = ["candidates", "metric", "score", "ci_low", "ci_high", "n_images",
+                   "empty_candidates", "signature"]  # fmt: skip
+        rows = []
         for e in entries:
-            low, high = (e["ci"]["low"], e["ci"]["high"]) if "ci" in e else ("", "")
-            print(
-                f"{e['candidates']}\t{e['metric']}\t{e['score']!r}\t{low}\t{high}\t"
-                f"{e['n_images']}\t{e.get('empty_candidates', '')}\t{e['signature']}",
-                file=out,
-            )
+            ci = e.get("ci", {"low": "", "high": ""})
+            rows.append([e["candidates"], e["metric"], e["score"], ci["low"], ci["high"],
+                         e["n_images"], e.get("empty_candidates", ""), e["signature"]])  # fmt: skip
+        _print_tsv(columns, rows, out)
     else:
-        payload: dict = entries[0] if len(entries) == 1 else {"systems": entries}
-        payload["references"] = references.source
-        payload["read_references_s"] = round(read_refs_s, 4)
-        if paired:
-            payload["paired"] = paired
-        print(json.dumps(payload, indent=2), file=out)
+        _print_json(entries, references, read_refs_s, out, paired=paired)
     return 0
+
+
+def _print_tsv(columns: list[str], rows: list[list], out: TextIO) -> None:
+    """A header and tab-separated rows (numbers as ``repr``: every digit kept)."""
+    print("\t".join(columns), file=out)
+    for row in rows:
+        print("\t".join(map(str, row)), file=out)
+
+
+def _print_json(entries: list[dict], references, read_refs_s: float, out: TextIO,
+                **extra: object) -> None:  # fmt: skip
+    """The JSON report of one system (or ``{"systems": [...]}``), with the references read."""
+    payload: dict = entries[0] if len(entries) == 1 else {"systems": entries}
+    payload["references"] = references.source
+    payload["read_references_s"] = round(read_refs_s, 4)
+    payload.update((k, v) for k, v in extra.items() if v)
+    print(json.dumps(payload, indent=2), file=out)
 
 
 # ---- sparsecider score --metric bleu,rouge-l,cider-d: the paper table -----------------
@@ -382,19 +391,16 @@ def _cmd_table(args) -> int:
             for note in _notes(e):
                 print(f"{prefix}note: {note}", file=out)
     elif args.format == "tsv":
-        print("candidates\tmetric\tscore\tn_images\tempty_candidates\tsignature", file=out)
-        for e in entries:
-            for name, value in e["scores"].items():
-                print(
-                    f"{e['candidates']}\t{name}\t{value!r}\t{e['n_images']}\t"
-                    f"{e['empty_candidates']}\t{_signature_of(e, name)}",
-                    file=out,
-                )
+        rows = [
+            [e["candidates"], name, value, e["n_images"], e["empty_candidates"],
+             _signature_of(e, name)]
+            for e in entries
+            for name, value in e["scores"].items()
+        ]  # fmt: skip
+        columns = ["candidates", "metric", "score", "n_images", "empty_candidates", "signature"]
+        _print_tsv(columns, rows, out)
     else:
-        payload: dict = entries[0] if len(entries) == 1 else {"systems": entries}
-        payload["references"] = references.source
-        payload["read_references_s"] = round(read_refs_s, 4)
-        print(json.dumps(payload, indent=2), file=out)
+        _print_json(entries, references, read_refs_s, out)
     return 0
 
 

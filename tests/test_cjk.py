@@ -37,6 +37,7 @@ from sparsecider.tokenizers import (
     zh,
 )
 from tests.fixtures.cjk_captions import coco_files, corpus
+from tests.twin import char_twin
 
 TOL = 1e-12
 
@@ -83,29 +84,6 @@ def direct():
         return " ".join(token.form for token in kiwi[0].tokenize(caption))
 
     return {"jieba": jieba_words, "mecab": mecab_words, "kiwi": kiwi_words, "char": char_twin}
-
-
-def is_cjk(ch: str) -> bool:
-    name = unicodedata.name(ch, "")
-    return name.startswith(("CJK ", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "KANGXI",
-                            "IDEOGRAPHIC", "HALFWIDTH KATAKANA", "HALFWIDTH HANGUL"))  # fmt: skip
-
-
-def char_twin(caption: str) -> str:
-    """The "char" rule, one character at a time: CJK characters, punctuation and
-    symbols alone; runs of anything else (letters, digits, marks) together."""
-    tokens, run = [], ""
-    for ch in caption:
-        alone = unicodedata.category(ch)[0] in "PS" or is_cjk(ch)
-        if ch.isspace() or alone:
-            tokens.append(run)
-            run = ""
-            if alone:
-                tokens.append(ch)
-        else:
-            run += ch
-    tokens.append(run)
-    return " ".join(t for t in tokens if t)
 
 
 def documented(words, caption, normalize=None, punctuation="drop", lowercase=True, **own):

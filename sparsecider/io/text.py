@@ -32,6 +32,7 @@ __all__ = [
     "CaptionFileError",
     "atomic_write",
     "check_output",
+    "is_terminal",
     "open_output",
     "read_text",
     "writes_to_stdout",
@@ -179,7 +180,7 @@ def open_output(path: str, *, text: bool = False) -> Iterator[IO]:
                 f"{path}: standard output takes no binary data here (a notebook or a "
                 "redirected stream); give a file name"
             )
-        if _isatty(stream):
+        if is_terminal(stream):
             raise CaptionFileError(
                 f"{path}: standard output is a terminal, and this output is binary; "
                 "redirect it (> FILE, | ...) or give a file name"
@@ -443,7 +444,16 @@ def check_output(path: str, inputs: list[str] = ()) -> None:
         ) from None
 
 
-def _isatty(stream) -> bool:
+def is_terminal(stream: object) -> bool:
+    """Whether ``stream`` is an interactive terminal (False for a replaced or
+    closed stream).
+
+    Examples
+    --------
+    >>> import io
+    >>> is_terminal(io.StringIO())
+    False
+    """
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
