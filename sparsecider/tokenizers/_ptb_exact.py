@@ -1,0 +1,412 @@
+"""The exact path of the PTB tokenizer: token rules with longest-match semantics.
+
+Written from the behaviour specification ``PTB_BEHAVIOUR.md`` (section
+numbers below refer to it).  :func:`scan` reads a text (captions joined with
+``"\\n"``) from left to right; at each position it tries the rules that can
+start with the character there, keeps the longest match (the first rule
+listed wins a tie), emits that rule's tokens and moves past it.  Rules are
+anchored regular expressions without nested repetition, so each attempt is
+linear in what it reads.  After a word, two follow-up decisions are made on
+the characters after it: a clitic (section 9) and a final period (sections
+12-14).  :func:`tokenize_text` turns the tokens into the pipeline's output
+lines: lower-cased (section 4) and filtered as pycocoevalcap does (section 1).
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import _ptb_classes as c
+
+LETTER, DIGIT, RUN, LRUN = c.LETTER, c.DIGIT, c.RUN, c.LRUN
+WORD_CONT = c.WORD_CONT
+
+#: pycocoevalcap's punctuation filter (exact, case-sensitive matches).
+PUNCTUATIONS = frozenset(
+    ["''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-", ".", "?", "!", ",", ":", "-", "--",
+     "...", ";"]
+)  # fmt: skip
+
+_APOS = "'\u2019"  # straight and curly apostrophes act alike in clitics (section 9)
+
+# ---- words and numbers (sections 5, 6) ------------------------------------------------
+_JOIN = "[-_" + c.UNICODE_HYPHENS + "]"
+WORD = re.compile(
+    f"(?:{DIGIT}+(?:[.,]{DIGIT}+)+(?=-)|{RUN})(?:{_JOIN}(?:{DIGIT}+/{DIGIT}+(?!{WORD_CONT})|{RUN}))*"
+)
+#: Prefixes that keep their hyphen before a space ("anti- and pro-war").
+PREFIX = re.compile(f"(?i:anti|pro)-(?!{WORD_CONT}|-)")
+DOTTED = re.compile(f"{LRUN}(?:[.!?]{LRUN})+(?:{_JOIN}{RUN})*")
+SLASHED = re.compile(f"{RUN}(?:-{RUN})*(?:/{RUN}(?:-{RUN})*)+")
+AT_WORD = re.compile(f"{RUN}(?:[._+-]{RUN})*@+[^\\s.()\\[\\]{{}}<>\"']+(?:\\.[^\\s.()\\[\\]{{}}<>\"']+)*")
+NUMBER = re.compile(
+    f"[-+]?(?:{DIGIT}+(?:[.,]{DIGIT}+)+|{DIGIT}+(?::{DIGIT}+)+|{DIGIT}+(?:/{DIGIT}+)+|{DIGIT}+)"
+)
+SIGNED = re.compile(f"[-+]{DIGIT}+(?:[.,:]{DIGIT}+)*")
+POINT_NUMBER = re.compile(f"[.,]{DIGIT}+(?:[.,]{DIGIT}+)*")
+# Numbers separated by single spaces that become one token (section 6).
+FRACTION_PAIR = re.compile(f"{DIGIT}+[ \xa0]{DIGIT}+/{DIGIT}+(?!{DIGIT})")
+PHONE = re.compile(
+    r"(?:\+?[0-9]{2,5} |\(\+?[0-9]{2,5}\) ?)(?:[0-9]{2,4} )?[0-9]{3,4}[ -][0-9]{3,}(?![0-9])"
+)
+AMPERSAND = re.compile(r"[A-Z]+&(?:amp;)?[A-Z]+(?:-[0-9]+)?")
+CPLUSPLUS = re.compile(r"[Cc]\+\+")
+SHARP = re.compile(r"[CcFf]#")
+CURRENCY_PREFIX = re.compile(r"[A-Z]+\$")
+_TLD = "com|net|org|edu|gov|mil|int|info|biz|co|uk|us|ca|de|fr|jp|au|io|tv|me"
+_URL_BODY = r"[A-Za-z0-9\-._~:/?#@$&*+,;=%!]*[A-Za-z0-9\-_~/#@$&*+=%]"
+URL = re.compile(
+    rf"(?i:https?://|www\.){_URL_BODY}"
+    rf"|[A-Za-z0-9][A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:{_TLD})[/?]{_URL_BODY}"
+    rf"|mailto:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
+)
+# Words that keep an apostrophe (section 9).
+APOS_WORD = re.compile(
+    f"(?:[DdLlNnOo]|[A-HJ-XZ])[{_APOS}]{LETTER}{{2,}}{WORD_CONT}*"
+    f"|(?i:c[{_APOS}]mon|qu[{_APOS}]il|ma[{_APOS}]am|ne[{_APOS}]er|e[{_APOS}]er|o[{_APOS}]er"
+    f"|hawai[{_APOS}]i|cap[{_APOS}]n|cont[{_APOS}]d\\.)(?!{WORD_CONT})"
+    f"|(?i:ol|dunkin|somethin)[{_APOS}](?!{WORD_CONT})"
+    # a vowel, the apostrophe, a vowel ("pe'e", "graffiti'ed")
+    f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_APOS}][AEIOUaeiou]{WORD_CONT}*"
+)
+APOS_PREFIX = re.compile(f"[JjYyLl][{_APOS}](?={LETTER})")
+MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3}
+
+_AFTER_WORD = f"(?!{WORD_CONT})"
+CLITIC = re.compile(f"[{_APOS}](?i:s|m|d|re|ve|ll){_AFTER_WORD}|&apos;(?i:s|m|d|re|ve|ll){_AFTER_WORD}")
+NT = re.compile(f"(?i:[{_APOS}`]t|&apos;t){_AFTER_WORD}")
+N_CLITIC = re.compile(f"'n'|'n{_AFTER_WORD}")
+ACRONYM = re.compile(r"[A-Za-z](?:\.[A-Za-z])+")
+
+# ---- quotes and apostrophes at a token start -------------------------------------------
+LONE_CLITIC = re.compile(f"(?:[{_APOS}]|&apos;)(?i:s|m|d|re|ve|ll){_AFTER_WORD}")
+YEAR = re.compile(f"[{_APOS}][0-9]{{2}}s?{_AFTER_WORD}")
+QUOTE_WORD = re.compile(f"'(?i:em|cause){_AFTER_WORD}|'n'")
+TIS = re.compile("'(?i:t)(?=(?i:is|was))")
+
+#: Curly and angle quotes: a run of them is one token, each rewritten (section 10).
+QUOTE_CHARS = "\u2018\u2019\u201b\u2039\u203a\u201c\u201d\xab\xbb\x91\x92\x93\x94"
+QUOTE_RUN = re.compile(f"[{QUOTE_CHARS}]+")
+
+# ---- other symbols ---------------------------------------------------------------------
+ENTITY = re.compile(r"&(?i:amp|lt|gt|quot|apos|nbsp|mdash|ndash);|&#[0-9]+;")
+_ENTITY_TEXT = {"&amp;": "&", "&AMP;": "&", "&Amp;": "&", "&lt;": "<", "&LT;": "<",
+                "&gt;": ">", "&GT;": ">", "&quot;": "''", "&apos;": "'", "&nbsp;": "",
+                "&NBSP;": "", "&mdash;": "--", "&ndash;": "--"}  # fmt: skip
+SGML = re.compile(
+    r"<(?:/?[A-Za-z][^<>\"'\n]*(?:(?:\"[^\"]*\"|'[^']*')[^<>\"'\n]*)*|![^<>]*)>"
+)
+EMOTICON = re.compile(
+    r"(?:>?[:;=][-']?[)(\]\[DPp3@|\\O]|\(\^_\^\)|\(-_-\)|\^_\^|>_<|-_-)" f"(?!{WORD_CONT})"
+)
+BRACKET_WORD = re.compile(r"-(?i:LRB|RRB|LSB|RSB|LCB|RCB)-")
+ELLIPSIS = re.compile(r"\.{3,5}|\.(?: \.){2,}")
+DASHES = re.compile(r"-{2,}")
+HASH_WORD = re.compile(f"#{LETTER}+")
+AT_HANDLE = re.compile(f"@{RUN}")
+BANGS = re.compile(r"[!?]+")
+
+_BRACKETS = {"(": "-LRB-", ")": "-RRB-", "[": "-LSB-", "]": "-RSB-", "{": "-LCB-", "}": "-RCB-"}
+#: Characters rewritten on their own (section 10, 11; appendix A "special").
+SPECIAL = {
+    **_BRACKETS,
+    "\u2013": "--", "\u2014": "--", "\u2015": "--", "\x96": "--", "\x97": "--",
+    "\x80": "$", "\xa4": "$", "\u20a0": "$", "\u20ac": "$",
+    "\x91": "`", "\u2018": "`", "\u201b": "`", "\u2039": "`",
+    "\x92": "'", "\u2019": "'", "\u203a": "'",
+    "\x93": "``", "\xab": "``", "\u201c": "``",
+    "\x94": "''", "\xbb": "''", "\u201d": "''",
+    '"': "''", "\xa2": "cents", "\xa3": "#",
+    "\xbc": "1/4", "\xbd": "1/2", "\xbe": "3/4", "\u2026": "...", "\u2153": "1/3", "\u2154": "2/3",
+}  # fmt: skip
+
+
+def _rewrite_brackets(s: str) -> str:
+    for k in "()":
+        s = s.replace(k, _BRACKETS[k])
+    return s
+
+
+_SPACES = re.compile(c.SPACE_CLASS + "+")
+
+
+def _followed_by_starter(text: str, pos: int) -> bool:
+    """A sentence starter after the period ending at ``pos`` (section 14)."""
+    if c.STARTER_AFTER_RE.match(text, pos) is not None:
+        return True
+    # an SGML tag followed by a space starts a sentence too
+    m = _SPACES.match(text, pos)
+    if m is None or text[m.end() : m.end() + 1] != "<":
+        return False
+    tag = SGML.match(text, m.end())
+    return tag is not None and text[tag.end() : tag.end() + 1] in c.LOOKAHEAD_SPACE
+
+
+def _period_stays(word: str, text: str, pos: int) -> bool:
+    """Whether ``word``'s following period (at ``pos``) stays with it (section 12)."""
+    form = word + "."
+    if c.ABBR_KEEP.fullmatch(form) or ACRONYM.fullmatch(word):
+        return True
+    if len(word) == 1 and word.isascii() and word.isalpha():
+        return not _followed_by_starter(text, pos + 1)
+    if c.ABBR_NUMBER.fullmatch(form):
+        nxt = text[pos + 1 : pos + 2]
+        if nxt.isdigit() and nxt.isascii():
+            return True
+        after = text[pos + 2 : pos + 3]
+        return nxt in c.LOOKAHEAD_SPACE and after.isdigit() and after.isascii()
+    return False
+
+
+class _Scanner:
+    """One left-to-right pass over ``text`` collecting ``(start, token)`` pairs."""
+
+    def __init__(self, text: str, at_end: bool) -> None:
+        self.text = text
+        self.n = len(text)
+        self.at_end = at_end
+        self.out: list[tuple[int, str]] = []
+
+    def emit(self, pos: int, token: str) -> None:
+        if token:
+            self.out.append((pos, token))
+
+    # -- after a word: clitics and the final period ------------------------------------
+    def finish_word(self, start: int, end: int, word: str, periods: bool = True) -> int:
+        text = self.text
+        low = word.lower()
+        split = MULTI.get(low)
+        if split is not None and word.isascii():
+            self.emit(start, word[:split])
+            self.emit(start + split, word[split:])
+            return end
+        # "n't": the n leaves the word (section 9)
+        if word[-1:] in "nN" and end < self.n and text[end] in _APOS + "`&":
+            m = NT.match(text, end)
+            if m:
+                self.emit(start, word[:-1])
+                self.emit(end - 1, word[-1] + "'" + m.group()[-1] if text[end] == "&"
+                          else word[-1] + ("`" if text[end] == "`" else "'") + m.group()[-1])
+                return m.end()
+        if end < self.n and text[end] in _APOS + "&":
+            m = N_CLITIC.match(text, end)
+            if m is None:
+                m = CLITIC.match(text, end)
+                if m is not None and self._clitic_at_end(m):
+                    m = None
+            if m is not None:
+                self.emit(start, word)
+                body = m.group()
+                if body.startswith("&apos;"):
+                    body = "'" + body[6:]
+                self.emit(end, "'" + body[1:])
+                return m.end()
+        if periods and end < self.n and text[end] == "." and _period_stays(word, text, end):
+            self.emit(start, word + ".")
+            return end + 1
+        # a period before ",", ";" or ":" stays with any word
+        if periods and text[end : end + 1] == "." and text[end + 1 : end + 2] in (",", ";", ":"):
+            self.emit(start, word + ".")
+            return end + 1
+        self.emit(start, word)
+        return end
+
+    def _clitic_at_end(self, m: re.Match) -> bool:
+        # 're, 've, 'll are no clitics at the very end of the input (section 15.1)
+        return self.at_end and m.end() == self.n and len(m.group().lstrip("&apos;")) >= 2 and (
+            m.group()[-2:].lower() in ("re", "ve", "ll")
+        )
+
+    # -- the rules ---------------------------------------------------------------------
+    def word_rules(self, i: int) -> int:
+        text = self.text
+        best_end, kind = i, None
+        for rule, name in (
+            (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),
+            (SHARP, "plain"), (CURRENCY_PREFIX, "plain"), (PHONE, "phone"),
+            (FRACTION_PAIR, "phone"), (NUMBER, "number"), (AT_WORD, "plain"), (SLASHED, "word"),
+            (DOTTED, "word"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
+        ):  # fmt: skip
+            m = rule.match(text, i)
+            if m is not None and m.end() > best_end:
+                best_end, kind = m.end(), name
+        if kind is None:
+            return i
+        token = text[i:best_end]
+        if kind == "prefix":
+            # "y'all" -> "y'" "all", unless the apostrophe starts a clitic ("y's")
+            if CLITIC.match(text, i + 1):
+                return self.finish_word(i, i + 1, text[i])
+            self.emit(i, token[0] + "'")
+            return best_end
+        if kind == "phone":
+            self.emit(i, _rewrite_brackets(token).replace(" ", "\xa0"))
+            return best_end
+        if kind == "amp":
+            return self.finish_word(i, best_end, token.replace("&amp;", "&"))
+        if kind == "apos":
+            token = token.replace("\u2019", "'")
+            if token.endswith("."):
+                self.emit(i, token)
+                return best_end
+            return self.finish_word(i, best_end, token, periods=False)
+        if kind == "url":
+            return self.finish_word(i, best_end, token, periods=False)
+        if kind == "number":
+            m = re.match(r"[0-9]+:[0-9]+(?::[0-9]+)*", token)
+            return self.finish_word(i, best_end, token, periods=False)
+        return self.finish_word(i, best_end, token)
+
+    def quote_rules(self, i: int) -> int:
+        text, ch = self.text, self.text[i]
+        for rule in (YEAR, LONE_CLITIC, QUOTE_WORD):
+            m = rule.match(text, i)
+            if m is None:
+                continue
+            if m.end() == self.n and self.at_end and rule is not QUOTE_WORD:
+                tail = m.group()[-2:].lower()
+                if (rule is YEAR and tail[-1] != "s") or tail in ("re", "ve", "ll"):
+                    continue
+            tok = m.group().replace("&apos;", "'")
+            self.emit(i, tok if rule is YEAR else "'" + tok[1:])
+            return m.end()
+        if ch == "&":
+            return self.symbol_rules(i)
+        m = TIS.match(text, i)
+        if m:
+            self.emit(i, "'t")
+            return m.end()
+        if ch == "'":
+            return self.pairs(i)
+        m = QUOTE_RUN.match(text, i)
+        self.emit(i, "".join(SPECIAL[q] for q in m.group()))
+        return m.end()
+
+    def pairs(self, i: int) -> int:
+        """A run of one character as tokens of two, the odd one last (3 quotes: 2 + 1)."""
+        text, ch, j = self.text, self.text[i], i
+        while j < self.n and text[j] == ch:
+            j += 1
+        for k in range(i, j - 1, 2):
+            self.emit(k, text[k : k + 2])
+        if (j - i) % 2:
+            self.emit(j - 1, ch)
+        return j
+
+    def symbol_rules(self, i: int) -> int:
+        text, ch = self.text, self.text[i]
+        best, kind = i + 1, "single"
+        for rule, name in (
+            (SGML, "sgml"), (ENTITY, "entity"), (EMOTICON, "emoticon"), (PHONE, "phone"),
+            (BRACKET_WORD, "bracket"), (SIGNED, "number"), (POINT_NUMBER, "number"),
+            (ELLIPSIS, "ellipsis"), (DASHES, "dashes"), (HASH_WORD, "plain"),
+            (AT_HANDLE, "plain"), (BANGS, "plain"),
+        ):  # fmt: skip
+            m = rule.match(text, i)
+            if m is not None and m.end() > best:
+                if name == "emoticon" and self.at_end and m.end() == self.n:
+                    continue
+                best, kind = m.end(), name
+        token = text[i:best]
+        if kind == "single":
+            if ch in "`<>":
+                return self.pairs(i)
+            if ch in QUOTE_CHARS:
+                m = QUOTE_RUN.match(text, i)
+                self.emit(i, "".join(SPECIAL[q] for q in m.group()))
+                return m.end()
+            if ch in c.OWN_RUNS or ch in "#@_":
+                j = i + 1
+                while j < self.n and text[j] == ch:
+                    j += 1
+                self.emit(i, text[i:j])
+                return j
+            self.emit(i, SPECIAL.get(ch, ch))
+            return best
+        if kind == "sgml":
+            token = re.sub(c.SPACE_CLASS.replace("\\n", ""), "\xa0", token)
+        elif kind == "entity":
+            token = _ENTITY_TEXT.get(token, token)
+        elif kind in ("emoticon", "phone"):
+            token = _rewrite_brackets(token).replace(" ", "\xa0")
+        elif kind == "ellipsis":
+            token = "..."
+        elif kind == "dashes":
+            token = "--" if len(token) < 5 else token
+        elif kind == "number":
+            return self.finish_word(i, best, token, periods=False)
+        self.emit(i, token)
+        return best
+
+    def run(self) -> list[tuple[int, str]]:
+        text, n, i = self.text, self.n, 0
+        word_char = c.WORD_CHAR_RE
+        while i < n:
+            ch = text[i]
+            if ch in c.LOOKAHEAD_SPACE or ch in c.SPACE_LIKE:
+                i += 1
+                continue
+            if word_char.match(ch):
+                j = self.word_rules(i)
+            elif ch == "'" or ch == "\u2019" or text.startswith("&apos;", i):
+                j = self.quote_rules(i)
+            elif ch in c.OWN or ch in c.OWN_RUNS or ch in c.OWN_NUMBER_INNER or ch in SPECIAL or (
+                ch in "+-.!?#@_/"
+            ):
+                j = self.symbol_rules(i)
+            else:
+                j = i  # deleted: separates tokens, prints nothing (section 3)
+            i = j if j > i else i + 1
+        return self.out
+
+
+def _prepare(text: str) -> str:
+    """Soft hyphens: dropped inside or beside a word, a ``-`` elsewhere (section 3)."""
+    if "\xad" not in text:
+        return text
+    word = c.WORD_CHAR_CLASS
+    text = re.sub(f"(?<={word})\xad+|\xad+(?={word})", "", text)
+    return re.sub("\xad+", "-", text)
+
+
+_SIGMA_CASED = c.CASED
+
+
+def lower_token(token: str) -> str:
+    """Java's lower-casing of one token (section 4): Python's, but for the final sigma."""
+    if "\u03a3" not in token:
+        return token.lower()
+    out = []
+    for k, ch in enumerate(token):
+        if ch == "\u03a3":
+            before = any(x in _SIGMA_CASED for x in token[:k])
+            after = any(x in _SIGMA_CASED for x in token[k + 1 :])
+            out.append("\u03c2" if before and not after else "\u03c3")
+        else:
+            out.append(ch.lower())
+    return "".join(out)
+
+
+def tokenize_text(text: str, at_end: bool) -> list[str]:
+    """The pipeline's output lines for ``text`` (captions joined with ``"\\n"``).
+
+    ``at_end``: whether the text ends where the whole input ends (section 15.1);
+    otherwise its end is a line end followed by more captions.
+    """
+    text = _prepare(text)
+    tokens = _Scanner(text, at_end).run()
+    lines: list[list[str]] = [[]]
+    newlines = [k for k, ch in enumerate(text) if ch == "\n"]
+    line_no = 0
+    for pos, token in tokens:
+        while line_no < len(newlines) and newlines[line_no] < pos:
+            line_no += 1
+            lines.append([])
+        lines[-1].append(lower_token(token))
+    while len(lines) < len(newlines) + 1:
+        lines.append([])
+    joined = "\n".join(" ".join(line) for line in lines)
+    return [
+        " ".join(w for w in line.split(" ") if w not in PUNCTUATIONS and w)
+        for line in joined.split("\n")
+    ]
