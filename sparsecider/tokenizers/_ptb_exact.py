@@ -73,6 +73,8 @@ APOS_PREFIX = re.compile(f"[JjYyLl][{_APOS}](?={LETTER})")
 MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3}
 
 _AFTER_WORD = f"(?!{WORD_CONT})"
+#: ASCII letters followed by a space, a line end, the end, or a final "," / ".".
+PLAIN_WORD = re.compile(r"[A-Za-z]+(?=[ \n]|[.,](?:[ \n]|\Z)|\Z)")
 CLITIC = re.compile(f"[{_APOS}](?i:s|m|d|re|ve|ll){_AFTER_WORD}|&apos;(?i:s|m|d|re|ve|ll){_AFTER_WORD}")
 NT = re.compile(f"(?i:[{_APOS}`]t|&apos;t){_AFTER_WORD}")
 N_CLITIC = re.compile(f"'n'|'n{_AFTER_WORD}")
@@ -220,6 +222,9 @@ class _Scanner:
     # -- the rules ---------------------------------------------------------------------
     def word_rules(self, i: int) -> int:
         text = self.text
+        m = PLAIN_WORD.match(text, i)
+        if m is not None:  # no other rule can match longer (each needs a non-letter)
+            return self.finish_word(i, m.end(), m.group())
         best_end, kind = i, None
         for rule, name in (
             (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),

@@ -1,19 +1,21 @@
 """The fast path of the PTB tokenizer: plain captions, all at once.
 
 A caption is *plain* when it holds only ASCII letters, digits, spaces,
-hyphens between two letters or digits, the clitics ``'s`` (after two letters
-or digits) and ``n't`` (after a letter or digit), and commas and periods
-that end a word, and none of these shapes: a word of an abbreviation class
-or a single letter before its period (``Mr.``, ``K.``), a multi-word token
-(``gonna``, ``cannot``), two numbers separated by one space (they may become
-one token).  For such a caption the specification (``PTB_BEHAVIOUR.md``)
-reduces to: lower-case, put a space before ``n't`` and ``'s``, drop every
-comma and period, and collapse spaces; its output depends on no other
-caption, and it changes no other caption's output.
+hyphens between two letters or digits, the clitic ``'s`` (after two letters
+or digits, or alone after a space), ``n't`` (after a letter or digit), and
+commas and periods that end a word or stand alone, and none of these
+shapes: a word of an abbreviation class or a single letter before its
+period (``Mr.``, ``K.``), a multi-word token (``gonna``, ``cannot``), two
+numbers one space apart (they may become one token).  For such a caption
+the specification (``PTB_BEHAVIOUR.md``) reduces to: lower-case, put a
+space before ``n't`` and ``'s``, drop every comma and period, and collapse
+spaces; its output depends on no other caption, and it changes no other
+caption's output.
 
-:func:`tokenize` does that to every caption at once on one joined buffer
-(a few C-level passes), and returns the indices of the other captions, for
-the exact path.
+:func:`tokenize` does that to every caption at once, on one joined UTF-8
+buffer: the tests are vectorised over its bytes (a class per byte, then
+comparisons of shifted class arrays), the rewriting is a few C-level
+passes.  It returns the indices of the other captions, for the exact path.
 """
 
 from __future__ import annotations
@@ -24,86 +26,151 @@ import numpy as np
 
 from . import _ptb_tables as t
 
-_MULTI_WORDS = ("gonna", "gotta", "wanna", "lemme", "gimme", "cannot")
+_MULTI_WORDS = (b"gonna", b"gotta", b"wanna", b"lemme", b"gimme", b"cannot")
+
+# byte classes
+LOWER, UPPER, DIGIT, SPACE, NEWLINE, COMMA, PERIOD, APOS, HYPHEN, OTHER = range(10)
+_CLASS = np.full(256, OTHER, dtype=np.uint8)
+_CLASS[np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", np.uint8)] = LOWER
+_CLASS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", np.uint8)] = UPPER
+_CLASS[np.frombuffer(b"0123456789", np.uint8)] = DIGIT
+for _byte, _cls in ((b" ", SPACE), (b"\n", NEWLINE), (b",", COMMA), (b".", PERIOD),
+                    (b"'", APOS), (b"-", HYPHEN)):  # fmt: skip
+    _CLASS[_byte[0]] = _cls
 
 
-def _abbreviation_lookbehinds() -> str:
-    """``(?<=...)`` groups matching a listed abbreviation (or a letter) before a period.
+def _abbreviation_keys() -> dict[int, np.ndarray]:
+    """Per length, the lower-case abbreviation words (no period) packed into integers.
 
-    Python's look-behinds need a fixed width, so the forms are grouped by
-    length; each is matched in any letter case (a superset of the lists'
-    case patterns: a plain caption never holds one).
+    Every listed abbreviation of classes 1, 2 and 5 and every single letter,
+    in any letter case (a superset of the lists' case patterns: a plain
+    caption never holds one before a period).  Dotted forms (``Ph.D.``) hold
+    an inner period, which a plain caption never has.
     """
-    forms: dict[int, set[str]] = {1: {chr(c) for c in range(ord("a"), ord("z") + 1)}}
-    for entry in t.ABBR_TITLE + t.ABBR_SENTENCE + t.ABBR_NUMBER:
+    words: dict[int, set[bytes]] = {1: {bytes([c]) for c in range(ord("a"), ord("z") + 1)}}
+    for entry in t.ABBR_TITLE + t.ABBR_SENTENCE + t.ABBR_NUMBER + ("[Mm][Ee][Ss][Ss][Rr][Ss].",):
         word = re.sub(r"\[(.)(.)\]", r"\1", entry).lower().rstrip(".")
-        if "." not in word:  # dotted forms hold an inner period: never plain
-            forms.setdefault(len(word), set()).add(word)
-    groups = [
-        f"(?<=(?<![A-Za-z0-9'])(?i:{'|'.join(sorted(words))})\\.)"
-        for _, words in sorted(forms.items())
-    ]
-    return "|".join(groups)
+        if "." not in word:
+            words.setdefault(len(word), set()).add(word.encode())
+    return {k: np.array(sorted(_pack(w) for w in ws), dtype=np.uint64) for k, ws in words.items()}
 
 
-# One pass finds every character or shape that a plain caption cannot hold.
-# Each branch starts by consuming one non-alphanumeric character (so the
-# regex engine skips the letters quickly) and then checks its context.
-_NOT_PLAIN = re.compile(
-    r"[^A-Za-z0-9 \n](?:"
-    r"(?<=[^A-Za-z0-9 ,.'\n-])"  # any other character
-    r"|(?<=['-])(?<![A-Za-z0-9].)"  # an apostrophe or hyphen not after a letter or digit
-    r"|(?<=[,.])(?<![A-Za-z0-9 \n].)"  # a comma or period after another one
-    r"|(?<=[,.])(?![ \n]|\Z)"  # a comma or period inside a word
-    r"|(?<=-)(?![A-Za-z0-9])"  # a hyphen not followed by a letter or digit
-    r"|(?<=')(?!(?<=[A-Za-z0-9]{2}')[sS](?![A-Za-z0-9'-])"
-    r"|(?<=[A-Za-z0-9][nN]')[tT](?![A-Za-z0-9'-])"
-    r"|(?<=[A-Za-z0-9] ')[sS](?![A-Za-z0-9'-]))"  # an apostrophe but in 's / n't
-    f"|{_abbreviation_lookbehinds()}"
-    r")"
-    r"|[0-9](?= [0-9])"  # numbers one space apart
-)
-_MULTI_RE = re.compile("(?i:" + "|".join(_MULTI_WORDS) + ")")
-# A space to remove: doubled, at either end of a caption, or left before a dropped
-# comma or period, or before a clitic that gets one.
-_ODD_SPACES = re.compile(r" (?:(?=[ \n,.']|\Z)|(?<![^\n] ))")
+def _pack(word: bytes) -> int:
+    return int.from_bytes(word, "big")
 
 
-def _caption_of(positions: list[int], starts: np.ndarray) -> np.ndarray:
-    """The caption index of each position of the joined text."""
-    if not positions:
-        return np.zeros(0, dtype=np.int64)
-    return np.unique(np.searchsorted(starts, np.asarray(positions), side="right") - 1)
+_ABBREVIATIONS = _abbreviation_keys()
+_LINE_SEPARATORS = re.compile("[\r\x0b\x0c\x85\u2028\u2029]")
+_AS_SPACES = str.maketrans(dict.fromkeys("\n\r\x0b\x0c\x85\u2028\u2029", " "))
 
 
-def tokenize(captions: list[str]) -> tuple[list[str], list[int]]:
+def clean(captions: list[str]) -> list[str]:
+    """Line separators inside a caption become spaces: one output per caption."""
+    text = "\n".join(captions)
+    if text.count("\n") == len(captions) - 1 and _LINE_SEPARATORS.search(text) is None:
+        return captions
+    return [c.translate(_AS_SPACES) if _LINE_SEPARATORS.search(c) or "\n" in c else c
+            for c in captions]  # fmt: skip
+
+
+_PAD = 8  # line ends before and after the bytes, so that neighbours always exist
+
+
+def _padded(cls: np.ndarray) -> np.ndarray:
+    """``cls`` with ``_PAD`` line ends on each side (index ``k + _PAD`` is byte ``k``)."""
+    q = np.full(cls.size + 2 * _PAD, NEWLINE, dtype=np.uint8)
+    q[_PAD:-_PAD] = cls
+    return q
+
+
+def _not_plain(cls: np.ndarray, q: np.ndarray, data: bytes) -> np.ndarray:
+    """Byte positions that a plain caption cannot hold (see the module's description).
+
+    Only the bytes that are not letters, digits or spaces are looked at (a
+    few per caption), with their neighbours gathered from ``q``.
+    """
+    raw = np.frombuffer(data, np.uint8)
+    pos = np.flatnonzero(cls >= COMMA)
+    at = pos + _PAD
+    prev2, prev, cur, nxt, nxt2 = q[at - 2], q[at - 1], q[at], q[at + 1], q[at + 2]
+    punct = (cur == COMMA) | (cur == PERIOD)
+    bad = cur == OTHER
+    # a comma or period inside a word, or after another punctuation mark
+    bad |= punct & (((nxt != SPACE) & (nxt != NEWLINE)) | (prev >= COMMA))
+    # a hyphen that is not between two letters or digits
+    bad |= (cur == HYPHEN) & ((prev > DIGIT) | (nxt > DIGIT))
+    # an apostrophe but in a clitic: 's after two letters or digits or alone, n't
+    apos = cur == APOS
+    if apos.any():
+        ends = (nxt2 > DIGIT) & (nxt2 != APOS) & (nxt2 != HYPHEN)
+        nxt_letter = raw[np.minimum(pos + 1, raw.size - 1)] | 0x20
+        prev_letter = raw[np.maximum(pos - 1, 0)] | 0x20
+        clitic_s = (nxt_letter == ord("s")) & (prev2 <= DIGIT) & ((prev <= DIGIT) | (prev == SPACE))
+        clitic_nt = (nxt_letter == ord("t")) & (prev2 <= DIGIT) & (prev_letter == ord("n"))
+        bad |= apos & ~((clitic_s | clitic_nt) & ends)
+    # numbers one space apart may merge into one token (section 6)
+    digits = np.flatnonzero(cls == DIGIT) + _PAD
+    merge = digits[(q[digits + 1] == SPACE) & (q[digits + 2] == DIGIT)] - _PAD
+    periods = pos[cur == PERIOD]
+    return np.concatenate([pos[bad], merge, _abbreviation_periods(q, periods, raw)])
+
+
+def _abbreviation_periods(q: np.ndarray, periods: np.ndarray, raw: np.ndarray) -> np.ndarray:
+    """Periods after a word that may keep its period (a listed abbreviation, a letter)."""
+    lower = raw | 0x20  # ASCII lower case (only letters are compared)
+    found = []
+    key = np.zeros(periods.size, dtype=np.uint64)
+    letters = np.ones(periods.size, dtype=bool)
+    for k in range(1, max(_ABBREVIATIONS) + 1):
+        # the k bytes before the period are letters, and the one before them is none
+        before = q[periods + _PAD - k]
+        letters &= (before == LOWER) | (before == UPPER)
+        key |= lower[np.maximum(periods - k, 0)].astype(np.uint64) << np.uint64(8 * (k - 1))
+        boundary = q[periods + _PAD - k - 1]
+        word_start = letters & (boundary > DIGIT) & (boundary != APOS)
+        if k in _ABBREVIATIONS and word_start.any():
+            found.append(periods[word_start & np.isin(key, _ABBREVIATIONS[k])])
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def tokenize(captions: list[str]) -> tuple[list[str], list[int], list[str]]:
     """The outputs of the plain captions, and the indices of the others.
 
-    ``captions`` must hold no line separator (they are spaces by then).
-    The returned list has one string per caption; those at the returned
-    indices are placeholders for the exact path to fill in.
+    Returns ``(out, slow, cleaned)``: one string per caption (those at the
+    indices ``slow`` are placeholders for the exact path to fill in), and
+    the captions with their line separators made spaces.
     """
-    text = "\n".join(captions)
-    lengths = np.fromiter(map(len, captions), dtype=np.int64, count=len(captions))
-    starts = np.zeros(len(captions), dtype=np.int64)
-    np.cumsum(lengths[:-1] + 1, out=starts[1:])
-    bad = [m.start() for m in _NOT_PLAIN.finditer(text)]
-    lowered = text.lower()
-    if len(lowered) == len(text):
-        for word in _MULTI_WORDS:
-            k = lowered.find(word)
-            while k >= 0:
-                bad.append(k)
-                k = lowered.find(word, k + 1)
-    else:  # a character whose lower case is longer (U+0130): positions shift
-        bad += [m.start() for m in _MULTI_RE.finditer(text)]
-    slow = _caption_of(bad, starts)
-    # every comma and period of a plain caption ends a word: dropped tokens
-    data = lowered.encode("utf-8", "surrogatepass").translate(None, b",.")
+    captions = clean(captions)
+    data = "\n".join(captions).encode("utf-8", "surrogatepass")
+    cls = _CLASS[np.frombuffer(data, dtype=np.uint8)]
+    newlines = np.flatnonzero(cls == NEWLINE)
+    q = _padded(cls)
+    bad = _not_plain(cls, q, data)
+    lowered = data.lower()  # ASCII letters only: every other byte is in a slow caption
+    multi = []
+    for word in _MULTI_WORDS:
+        k = lowered.find(word)
+        while k >= 0:
+            multi.append(k)
+            k = lowered.find(word, k + 1)
+    slow = np.unique(np.searchsorted(newlines, np.concatenate([bad, multi]).astype(np.int64)))
+    # every comma and period of a plain caption is a token of its own: dropped
+    data = lowered.translate(None, b",.")
     if b"'" in data:
         data = data.replace(b"n't", b" n't").replace(b"'s", b" 's")
     out = data.decode("utf-8", "surrogatepass").split("\n")
-    odd = _caption_of([m.start() for m in _ODD_SPACES.finditer(text)], starts)
-    for i in odd.tolist():
+    for i in _odd_spaces(cls, q, newlines).tolist():
         out[i] = " ".join(w for w in out[i].split(" ") if w)
-    return out, slow.tolist()
+    return out, slow.tolist(), captions
+
+
+def _odd_spaces(cls: np.ndarray, q: np.ndarray, newlines: np.ndarray) -> np.ndarray:
+    """Captions whose output needs its spaces collapsed.
+
+    A space doubled or at either end of a caption, or one before a comma,
+    period or clitic (which the rewriting drops or gives a space of its own).
+    """
+    at = np.flatnonzero(cls == SPACE) + _PAD
+    prev, nxt = q[at - 1], q[at + 1]
+    odd = (prev == NEWLINE) | (nxt == SPACE) | (nxt == NEWLINE) | ((nxt >= COMMA) & (nxt <= APOS))
+    return np.unique(np.searchsorted(newlines, at[odd] - _PAD))

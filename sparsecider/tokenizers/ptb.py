@@ -19,14 +19,11 @@ the project, its adversarial and behaviour fixtures and a differential fuzz.
 
 from __future__ import annotations
 
+import re
+
 from . import _ptb_exact, _ptb_fast
 
 __all__ = ["ptb_tokenize"]
-
-#: Characters that end a line for the Java reader besides ``"\n"``: spaces here.
-LINE_SEPARATORS = "\r\x0b\x0c\x85\u2028\u2029"
-_SEPARATORS_AS_SPACES = str.maketrans(dict.fromkeys(LINE_SEPARATORS + "\n", " "))
-
 
 def _check(captions: list[str]) -> None:
     if isinstance(captions, str) or not isinstance(captions, list | tuple):
@@ -38,20 +35,12 @@ def _check(captions: list[str]) -> None:
             raise TypeError(f"captions[{i}] must be a string, got {type(caption).__name__}")
 
 
-def _clean(captions: list[str]) -> list[str]:
-    """Line separators inside a caption become spaces: one output per caption."""
-    joined = "".join(captions)
-    if not any(ch in joined for ch in LINE_SEPARATORS + "\n"):
-        return list(captions)
-    return [c.translate(_SEPARATORS_AS_SPACES) for c in captions]
-
-
 def _exact_tokenize(captions: list[str]) -> list[str]:
     """Every caption through the exact path (no fast path): for tests."""
     _check(captions)
     if not captions:
         return []
-    return _ptb_exact.tokenize_text("\n".join(_clean(captions)), at_end=True)
+    return _ptb_exact.tokenize_text("\n".join(_ptb_fast.clean(captions)), at_end=True)
 
 
 def ptb_tokenize(captions: list[str]) -> list[str]:
@@ -91,16 +80,40 @@ def ptb_tokenize(captions: list[str]) -> list[str]:
     _check(captions)
     if not captions:
         return []
-    captions = _clean(captions)
-    out, slow = _ptb_fast.tokenize(captions)
-    for start, stop in _runs(slow, len(captions)):
-        # read on past the run: the next captions can change its last one
-        end = _lookahead_end(captions, stop)
-        lines = _ptb_exact.tokenize_text(
-            "\n".join(captions[start:end]), at_end=end == len(captions)
-        )
+    out, slow, captions = _ptb_fast.tokenize(captions)
+    n = len(captions)
+    for start, stop in _runs(slow, n):
+        run = captions[start:stop]
+        if stop < n and _needs_next(run):
+            # read on past the run: the next captions can change its last one
+            end = _lookahead_end(captions, stop)
+            text = "\n".join(captions[start:end])
+        else:
+            # only the line end after the run matters (section 15.1), not what follows
+            end = stop
+            text = "\n".join(run) + ("\n" if stop < n else "")
+        lines = _ptb_exact.tokenize_text(text, at_end=end == n)
         out[start:stop] = lines[: stop - start]
     return out
+
+
+def _needs_next(run: list[str]) -> bool:
+    """Whether the next captions' text can change a run's output.
+
+    Only a period at the end of the run (an abbreviation looking for a
+    sentence starter or a digit, sections 12-15) and an SGML tag that may
+    span captions (section 8) read past the line end; everything else needs
+    to know only whether a line end or the end of the input follows.
+    """
+    return _LOOKS_AHEAD.search(run[-1]) is not None or any("<" in c for c in run)
+
+
+# A caption end that reads the next captions: a single letter or a number
+# abbreviation before a final period (the other abbreviation classes only get
+# an extra "." token there, which the filter drops).
+_LOOKS_AHEAD = re.compile(
+    r"(?:(?<![A-Za-z])[A-Za-z]|(?i:art|ca|figs?|nos?|op|pp|prop))\.[\t \xa0\u2000-\u200a\u3000]*\Z"
+)
 
 
 def _runs(slow: list[int], n: int) -> list[tuple[int, int]]:
