@@ -167,11 +167,13 @@ class _Scanner:
         self.text = text
         self.n = len(text)
         self.at_end = at_end
-        self.out: list[tuple[int, str]] = []
+        #: the tokens, and "\n" for each line end between them
+        self.out: list[str] = []
 
     def emit(self, pos: int, token: str) -> None:
+        """Add ``token`` (which starts at ``pos``) to the output."""
         if token:
-            self.out.append((pos, token))
+            self.out.append(token)
 
     # -- after a word: clitics and the final period ------------------------------------
     def finish_word(self, start: int, end: int, word: str, periods: bool = True) -> int:
@@ -343,13 +345,18 @@ class _Scanner:
         self.emit(i, token)
         return best
 
-    def run(self) -> list[tuple[int, str]]:
+    def run(self) -> list[str]:
         text, n, i = self.text, self.n, 0
         word_char = c.WORD_CHAR_RE
         while i < n:
             ch = text[i]
-            if ch in c.LOOKAHEAD_SPACE or ch in c.SPACE_LIKE:
+            if ch == "\n":
+                self.out.append("\n")
                 i += 1
+                continue
+            skip = _SKIP.match(text, i)  # spaces and deleted characters print nothing
+            if skip is not None:
+                i = skip.end()
                 continue
             if word_char.match(ch):
                 j = self.word_rules(i)
@@ -363,6 +370,16 @@ class _Scanner:
                 j = i  # deleted: separates tokens, prints nothing (section 3)
             i = j if j > i else i + 1
         return self.out
+
+
+# Characters that start no token: spaces, silent separators, deleted characters.
+_STARTERS = (
+    c.WORD_CHAR_CLASS[1:-1]
+    + "".join(re.escape(ch) for ch in sorted(c.OWN | c.OWN_RUNS | c.OWN_NUMBER_INNER))
+    + "".join(re.escape(ch) for ch in SPECIAL)
+    + re.escape("'\u2019&+-.!?#@_/")
+)
+_SKIP = re.compile(f"[^{_STARTERS}\\n]+")
 
 
 def _prepare(text: str) -> str:
@@ -400,17 +417,12 @@ def tokenize_text(text: str, at_end: bool) -> list[str]:
     """
     text = _prepare(text)
     tokens = _Scanner(text, at_end).run()
-    lines: list[list[str]] = [[]]
-    newlines = [k for k, ch in enumerate(text) if ch == "\n"]
-    line_no = 0
-    for pos, token in tokens:
-        while line_no < len(newlines) and newlines[line_no] < pos:
-            line_no += 1
-            lines.append([])
-        lines[-1].append(lower_token(token))
-    while len(lines) < len(newlines) + 1:
-        lines.append([])
-    joined = "\n".join(" ".join(line) for line in lines)
+    # Java prints a token as it is, so one spanning a line end (an SGML tag)
+    # puts its tail at the start of the next line
+    if any("\u03a3" in token for token in tokens):
+        joined = " ".join(map(lower_token, tokens))
+    else:
+        joined = " ".join(tokens).lower()
     return [
         " ".join(w for w in line.split(" ") if w not in PUNCTUATIONS and w)
         for line in joined.split("\n")

@@ -60,17 +60,12 @@ def _pack(word: bytes) -> int:
 
 
 _ABBREVIATIONS = _abbreviation_keys()
+_CLASS_TABLE = bytes(_CLASS.tolist())
+_DOUBLED = np.zeros(256, dtype=bool)
+_DOUBLED[np.frombuffer(b"ntm", np.uint8)] = True
 _LINE_SEPARATORS = re.compile("[\r\x0b\x0c\x85\u2028\u2029]")
+_SEPARATOR_BYTES = bytes.maketrans(b"\n\r\x0b\x0c", b"    ")
 _AS_SPACES = str.maketrans(dict.fromkeys("\n\r\x0b\x0c\x85\u2028\u2029", " "))
-
-
-def clean(captions: list[str]) -> list[str]:
-    """Line separators inside a caption become spaces: one output per caption."""
-    text = "\n".join(captions)
-    if text.count("\n") == len(captions) - 1 and _LINE_SEPARATORS.search(text) is None:
-        return captions
-    return [c.translate(_AS_SPACES) if _LINE_SEPARATORS.search(c) or "\n" in c else c
-            for c in captions]  # fmt: skip
 
 
 _PAD = 8  # line ends before and after the bytes, so that neighbours always exist
@@ -83,8 +78,8 @@ def _padded(cls: np.ndarray) -> np.ndarray:
     return q
 
 
-def _not_plain(cls: np.ndarray, q: np.ndarray, data: bytes) -> np.ndarray:
-    """Byte positions that a plain caption cannot hold (see the module's description).
+def _not_plain(cls: np.ndarray, q: np.ndarray, data: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """Byte positions that a plain caption cannot hold, and those of its apostrophes.
 
     Only the bytes that are not letters, digits or spaces are looked at (a
     few per caption), with their neighbours gathered from ``q``.
@@ -112,7 +107,8 @@ def _not_plain(cls: np.ndarray, q: np.ndarray, data: bytes) -> np.ndarray:
     digits = np.flatnonzero(cls == DIGIT) + _PAD
     merge = digits[(q[digits + 1] == SPACE) & (q[digits + 2] == DIGIT)] - _PAD
     periods = pos[cur == PERIOD]
-    return np.concatenate([pos[bad], merge, _abbreviation_periods(q, periods, raw)])
+    flagged = np.concatenate([pos[bad], merge, _abbreviation_periods(q, periods, raw)])
+    return flagged, pos[apos]
 
 
 def _abbreviation_periods(q: np.ndarray, periods: np.ndarray, raw: np.ndarray) -> np.ndarray:
@@ -133,44 +129,74 @@ def _abbreviation_periods(q: np.ndarray, periods: np.ndarray, raw: np.ndarray) -
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
-def tokenize(captions: list[str]) -> tuple[list[str], list[int], list[str]]:
+def tokenize(captions: list[str]) -> tuple[list[str], list[int]]:
     """The outputs of the plain captions, and the indices of the others.
 
-    Returns ``(out, slow, cleaned)``: one string per caption (those at the
-    indices ``slow`` are placeholders for the exact path to fill in), and
-    the captions with their line separators made spaces.
+    Returns ``(out, slow)``: one string per caption; those at the indices
+    ``slow`` are placeholders for the exact path to fill in.  Raises
+    ``TypeError`` (from ``str.join``) if a caption is not a string.
     """
-    captions = clean(captions)
-    data = "\n".join(captions).encode("utf-8", "surrogatepass")
-    cls = _CLASS[np.frombuffer(data, dtype=np.uint8)]
+    data = _joined(captions)
+    cls = np.frombuffer(data.translate(_CLASS_TABLE), dtype=np.uint8)
     newlines = np.flatnonzero(cls == NEWLINE)
     q = _padded(cls)
-    bad = _not_plain(cls, q, data)
+    bad, apostrophes = _not_plain(cls, q, data)
     lowered = data.lower()  # ASCII letters only: every other byte is in a slow caption
-    multi = []
-    for word in _MULTI_WORDS:
-        k = lowered.find(word)
-        while k >= 0:
-            multi.append(k)
-            k = lowered.find(word, k + 1)
-    slow = np.unique(np.searchsorted(newlines, np.concatenate([bad, multi]).astype(np.int64)))
+    flagged = np.concatenate([bad, _multi_words(lowered)])
+    slow = np.unique(np.searchsorted(newlines, flagged))
     # every comma and period of a plain caption is a token of its own: dropped
-    data = lowered.translate(None, b",.")
-    if b"'" in data:
-        data = data.replace(b"n't", b" n't").replace(b"'s", b" 's")
-    out = data.decode("utf-8", "surrogatepass").split("\n")
-    for i in _odd_spaces(cls, q, newlines).tolist():
+    out = lowered.translate(None, b",.").decode("utf-8", "surrogatepass").split("\n")
+    for i in np.unique(np.searchsorted(newlines, apostrophes)).tolist():
+        out[i] = out[i].replace("n't", " n't").replace("'s", " 's")
+    for i in _odd_spaces(cls, newlines).tolist():
         out[i] = " ".join(w for w in out[i].split(" ") if w)
-    return out, slow.tolist(), captions
+    return out, slow.tolist()
 
 
-def _odd_spaces(cls: np.ndarray, q: np.ndarray, newlines: np.ndarray) -> np.ndarray:
+def _joined(captions: list[str]) -> bytes:
+    """The captions joined with line ends, UTF-8, their own line separators as spaces."""
+    text = "\n".join(captions)
+    if text.count("\n") == len(captions) - 1 and _LINE_SEPARATORS.search(text) is None:
+        return text.encode("utf-8", "surrogatepass")
+    # join with a character no caption holds, make every separator a space, then
+    # make the joints line ends
+    joint = next(ch for ch in map(chr, range(0xE000, 0xF900)) if ch not in text)
+    data = joint.join(captions).encode("utf-8", "surrogatepass").translate(_SEPARATOR_BYTES)
+    for sep in ("\x85", "\u2028", "\u2029"):
+        data = data.replace(sep.encode(), b" ")
+    return data.replace(joint.encode(), b"\n")
+
+
+def clean(captions: list[str]) -> list[str]:
+    """Line separators inside each caption made spaces (for the exact path)."""
+    return [c.translate(_AS_SPACES) for c in captions]
+
+
+def _multi_words(lowered: bytes) -> np.ndarray:
+    """Positions of the words split in two (``gonna``): each holds ``nn``, ``tt`` or ``mm``."""
+    raw = np.frombuffer(lowered, dtype=np.uint8)
+    double = np.flatnonzero((raw[1:] == raw[:-1]) & _DOUBLED[raw[1:]])
+    found = []
+    for word in _MULTI_WORDS:
+        k = next(i for i in range(len(word)) if word[i] == word[i + 1])
+        starts = double - k
+        starts = starts[(starts >= 0) & (starts + len(word) <= raw.size)]
+        hit = np.ones(starts.size, dtype=bool)
+        for j, byte in enumerate(word):
+            hit &= raw[starts + j] == byte
+        found.append(starts[hit])
+    return np.concatenate(found)
+
+
+def _odd_spaces(cls: np.ndarray, newlines: np.ndarray) -> np.ndarray:
     """Captions whose output needs its spaces collapsed.
 
     A space doubled or at either end of a caption, or one before a comma,
-    period or clitic (which the rewriting drops or gives a space of its own).
+    period or clitic (which the rewriting drops or gives a space of its own):
+    a space followed by a class from SPACE to APOS, or following a line end.
     """
-    at = np.flatnonzero(cls == SPACE) + _PAD
-    prev, nxt = q[at - 1], q[at + 1]
-    odd = (prev == NEWLINE) | (nxt == SPACE) | (nxt == NEWLINE) | ((nxt >= COMMA) & (nxt <= APOS))
-    return np.unique(np.searchsorted(newlines, at[odd] - _PAD))
+    space = cls == SPACE
+    odd = np.flatnonzero(space[:-1] & ((cls[1:] - SPACE) <= APOS - SPACE))
+    lead = np.flatnonzero(space[1:] & (cls[:-1] == NEWLINE)) + 1
+    ends = [k for k in (0, cls.size - 1) if cls.size and cls[k] == SPACE]
+    return np.unique(np.searchsorted(newlines, np.concatenate([odd, lead, ends])))

@@ -25,19 +25,26 @@ from . import _ptb_exact, _ptb_fast
 
 __all__ = ["ptb_tokenize"]
 
-def _check(captions: list[str]) -> None:
-    if isinstance(captions, str) or not isinstance(captions, list | tuple):
-        raise TypeError(
-            f"captions must be a list of strings, got {type(captions).__name__}"
-        )
-    for i, caption in enumerate(captions):
-        if not isinstance(caption, str):
-            raise TypeError(f"captions[{i}] must be a string, got {type(caption).__name__}")
+def _check(captions: list[str]) -> list[str]:
+    """``captions`` as a list, or the TypeError naming what is wrong."""
+    if isinstance(captions, str | bytes) or not hasattr(captions, "__iter__"):
+        raise TypeError(f"captions must be a list of strings, got {type(captions).__name__}")
+    captions = list(captions)
+    try:
+        "".join(captions)  # in C: the common case costs nothing more
+    except TypeError:
+        for i, caption in enumerate(captions):
+            if not isinstance(caption, str):
+                raise TypeError(
+                    f"captions[{i}] must be a string, got {type(caption).__name__}"
+                ) from None
+        raise
+    return captions
 
 
 def _exact_tokenize(captions: list[str]) -> list[str]:
     """Every caption through the exact path (no fast path): for tests."""
-    _check(captions)
+    captions = _check(captions)
     if not captions:
         return []
     return _ptb_exact.tokenize_text("\n".join(_ptb_fast.clean(captions)), at_end=True)
@@ -77,17 +84,17 @@ def ptb_tokenize(captions: list[str]) -> list[str]:
     >>> ptb_tokenize(["A sign that reads K.", "The dog runs."])
     ['a sign that reads k', 'the dog runs']
     """
-    _check(captions)
+    captions = _check(captions)
     if not captions:
         return []
-    out, slow, captions = _ptb_fast.tokenize(captions)
+    out, slow = _ptb_fast.tokenize(captions)
     n = len(captions)
     for start, stop in _runs(slow, n):
-        run = captions[start:stop]
+        run = _ptb_fast.clean(captions[start:stop])
         if stop < n and _needs_next(run):
             # read on past the run: the next captions can change its last one
             end = _lookahead_end(captions, stop)
-            text = "\n".join(captions[start:end])
+            text = "\n".join(run + _ptb_fast.clean(captions[stop:end]))
         else:
             # only the line end after the run matters (section 15.1), not what follows
             end = stop
