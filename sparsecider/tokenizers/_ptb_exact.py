@@ -32,18 +32,22 @@ _APOS = "'\u2019"  # straight and curly apostrophes act alike in clitics (sectio
 # ---- words and numbers (sections 5, 6) ------------------------------------------------
 _JOIN = "[-_" + c.UNICODE_HYPHENS + "]"
 WORD = re.compile(
-    f"(?:{DIGIT}+(?:[.,]{DIGIT}+)+(?=-)|{RUN})(?:{_JOIN}(?:{DIGIT}+/{DIGIT}+(?!{WORD_CONT})|{RUN}))*"
+    f"(?:{RUN}(?<=[0-9])(?:[.,]{DIGIT}+)+(?=-)|{RUN})"
+    f"(?:{_JOIN}(?:{DIGIT}+/{DIGIT}+(?!{WORD_CONT})|{RUN}))*"
 )
 #: Prefixes that keep their hyphen before a space ("anti- and pro-war").
 PREFIX = re.compile(f"(?i:anti|pro)-(?!{WORD_CONT}|-)")
 DOTTED = re.compile(f"{LRUN}(?:[.!?]{LRUN})+(?:{_JOIN}{RUN})*")
 SLASHED = re.compile(f"{RUN}(?:-{RUN})*(?:/{RUN}(?:-{RUN})*)+")
-AT_WORD = re.compile(f"{RUN}(?:[._+-]{RUN})*@+[^\\s.()\\[\\]{{}}<>\"']+(?:\\.[^\\s.()\\[\\]{{}}<>\"']+)*")
+# an e-mail address: the local part is read possessively (no backtracking)
+_LOCAL = f"{c.WORD_CHAR_CLASS}[{c.WORD_CHAR_CLASS[1:-1]}._+:-]*+"
+_HOST = "[^\\s.()\\[\\]{}<>\"']+"
+AT_WORD = re.compile(f"{_LOCAL}@+{_HOST}(?:\\.{_HOST})*")
 NUMBER = re.compile(
     f"[-+]?(?:{DIGIT}+(?:[.,]{DIGIT}+)+|{DIGIT}+(?::{DIGIT}+)+|{DIGIT}+(?:/{DIGIT}+)+|{DIGIT}+)"
 )
 SIGNED = re.compile(f"[-+]{DIGIT}+(?:[.,:]{DIGIT}+)*")
-POINT_NUMBER = re.compile(f"[.,]{DIGIT}+(?:[.,]{DIGIT}+)*")
+POINT_NUMBER = re.compile(f"[.,]{DIGIT}+(?:[.,]{DIGIT}+)*|:{DIGIT}+")
 # Numbers separated by single spaces that become one token (section 6).
 FRACTION_PAIR = re.compile(f"{DIGIT}+[ \xa0]{DIGIT}+/{DIGIT}+(?!{DIGIT})")
 PHONE = re.compile(
@@ -57,17 +61,18 @@ _TLD = "com|net|org|edu|gov|mil|int|info|biz|co|uk|us|ca|de|fr|jp|au|io|tv|me"
 _URL_BODY = r"[A-Za-z0-9\-._~:/?#@$&*+,;=%!]*[A-Za-z0-9\-_~/#@$&*+=%]"
 URL = re.compile(
     rf"(?i:https?://|www\.){_URL_BODY}"
-    rf"|[A-Za-z0-9][A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:{_TLD})[/?]{_URL_BODY}"
+    rf"|[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov)[/?]"
+    rf"[A-Za-z0-9\-._~:/?#@$&*+,;=%!]+[A-Za-z0-9\-_~/#@$&*+=%]"
     rf"|mailto:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
 )
 # Words that keep an apostrophe (section 9).
 APOS_WORD = re.compile(
-    f"(?:[DdLlNnOo]|[A-HJ-XZ])[{_APOS}]{LETTER}{{2,}}{WORD_CONT}*"
+    f"(?:[DdLlNnOo]|[A-HJ-XZ])[{_APOS}\u2018]{LETTER}{{2,}}{WORD_CONT}*"
     f"|(?i:c[{_APOS}]mon|qu[{_APOS}]il|ma[{_APOS}]am|ne[{_APOS}]er|e[{_APOS}]er|o[{_APOS}]er"
-    f"|hawai[{_APOS}]i|cap[{_APOS}]n|cont[{_APOS}]d\\.)(?!{WORD_CONT})"
+    f"|hawai[{_APOS}]i|cap[{_APOS}]n)(?!{WORD_CONT})|(?i:cont[{_APOS}]d\\.)"
     f"|(?i:ol|dunkin|somethin)[{_APOS}](?!{WORD_CONT})"
     # a vowel, the apostrophe, a vowel ("pe'e", "graffiti'ed")
-    f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_APOS}][AEIOUaeiou]{WORD_CONT}*"
+    f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_APOS}][AEIOUaeiouA-Z]{WORD_CONT}*"
 )
 APOS_PREFIX = re.compile(f"[JjYyLl][{_APOS}](?={LETTER})")
 MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3}
@@ -75,15 +80,19 @@ MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3
 _AFTER_WORD = f"(?!{WORD_CONT})"
 #: ASCII letters followed by a space, a line end, the end, or a final "," / ".".
 PLAIN_WORD = re.compile(r"[A-Za-z]+(?=[ \n]|[.,](?:[ \n]|\Z)|\Z)")
-CLITIC = re.compile(f"[{_APOS}](?i:s|m|d|re|ve|ll){_AFTER_WORD}|&apos;(?i:s|m|d|re|ve|ll){_AFTER_WORD}")
-NT = re.compile(f"(?i:[{_APOS}`]t|&apos;t){_AFTER_WORD}")
-N_CLITIC = re.compile(f"'n'|'n{_AFTER_WORD}")
+CLITIC = re.compile(
+    f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|d|re|ve|ll)"
+)
+NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){WORD_CONT}*")
+N_CLITIC = re.compile(f"(?i:'n'|'n{_AFTER_WORD})")
+_APOS_CLITIC = re.compile(f"(.+?)[{_APOS}](?i:s|m|d|re|ve|ll)")
+_NT_QUOTES = _APOS + "`&\u2018"
 ACRONYM = re.compile(r"[A-Za-z](?:\.[A-Za-z])+")
 
 # ---- quotes and apostrophes at a token start -------------------------------------------
-LONE_CLITIC = re.compile(f"(?:[{_APOS}]|&apos;)(?i:s|m|d|re|ve|ll){_AFTER_WORD}")
-YEAR = re.compile(f"[{_APOS}][0-9]{{2}}s?{_AFTER_WORD}")
-QUOTE_WORD = re.compile(f"'(?i:em|cause){_AFTER_WORD}|'n'")
+LONE_CLITIC = re.compile(f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|d|re|ve|ll)")
+YEAR = re.compile(f"[{_APOS}][0-9]{{2}}(?:[sS]|{_AFTER_WORD})")
+QUOTE_WORD = re.compile(f"'(?i:em)|'(?i:cause){_AFTER_WORD}|'(?i:n)'")
 TIS = re.compile("'(?i:t)(?=(?i:is|was))")
 
 #: Curly and angle quotes: a run of them is one token, each rewritten (section 10).
@@ -96,10 +105,11 @@ _ENTITY_TEXT = {"&amp;": "&", "&AMP;": "&", "&Amp;": "&", "&lt;": "<", "&LT;": "
                 "&gt;": ">", "&GT;": ">", "&quot;": "''", "&apos;": "'", "&nbsp;": "",
                 "&NBSP;": "", "&mdash;": "--", "&ndash;": "--"}  # fmt: skip
 SGML = re.compile(
-    r"<(?:/?[A-Za-z][^<>\"'\n]*(?:(?:\"[^\"]*\"|'[^']*')[^<>\"'\n]*)*|![^<>]*)>"
+    r"<(?:/?[A-Za-z][A-Za-z0-9:_.-]*"
+    r"(?:\s+[^\s<>=\"'/]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s<>\"']+))?)*\s*/?|!--[^<>]*--)>"
 )
 EMOTICON = re.compile(
-    r"(?:>?[:;=][-']?[)(\]\[DPp3@|\\O]|\(\^_\^\)|\(-_-\)|\^_\^|>_<|-_-)" f"(?!{WORD_CONT})"
+    r"(?:>?[:;=][-']?[)(\]\[DdPp3@|\\O]|\(\^_\^\)|\(-_-\)|\^_\^|>_<|-_-)" f"(?!{WORD_CONT})"
 )
 BRACKET_WORD = re.compile(r"-(?i:LRB|RRB|LSB|RSB|LCB|RCB)-")
 ELLIPSIS = re.compile(r"\.{3,5}|\.(?: \.){2,}")
@@ -185,14 +195,22 @@ class _Scanner:
             self.emit(start + split, word[split:])
             return end
         # "n't": the n leaves the word (section 9)
-        if word[-1:] in "nN" and end < self.n and text[end] in _APOS + "`&":
+        if (
+            word[-1:] in "nN"
+            and (len(word) < 2 or word[-2] not in "nN")  # "sann't" stays "sann" "t"
+            and "." not in word
+            and end < self.n
+            and text[end] in _NT_QUOTES
+        ):
             m = NT.match(text, end)
             if m:
                 self.emit(start, word[:-1])
-                self.emit(end - 1, word[-1] + "'" + m.group()[-1] if text[end] == "&"
-                          else word[-1] + ("`" if text[end] == "`" else "'") + m.group()[-1])
+                body = m.group()
+                if body.startswith("&apos;"):
+                    body = "'" + body[6:]
+                self.emit(end - 1, word[-1] + body.replace("\u2019", "'"))
                 return m.end()
-        if end < self.n and text[end] in _APOS + "&":
+        if end < self.n and text[end] in _APOS + "&\u2019":
             m = N_CLITIC.match(text, end)
             if m is None:
                 m = CLITIC.match(text, end)
@@ -232,7 +250,7 @@ class _Scanner:
             (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),
             (SHARP, "plain"), (CURRENCY_PREFIX, "plain"), (PHONE, "phone"),
             (FRACTION_PAIR, "phone"), (NUMBER, "number"), (AT_WORD, "plain"), (SLASHED, "word"),
-            (DOTTED, "word"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
+            (DOTTED, "dotted"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
         ):  # fmt: skip
             m = rule.match(text, i)
             if m is not None and m.end() > best_end:
@@ -252,7 +270,9 @@ class _Scanner:
         if kind == "amp":
             return self.finish_word(i, best_end, token.replace("&amp;", "&"))
         if kind == "apos":
-            token = token.replace("\u2019", "'")
+            clitic = _APOS_CLITIC.fullmatch(token)
+            if clitic is not None:  # "l'll", "K'll": the clitic wins
+                return self.finish_word(i, i + clitic.end(1), clitic.group(1))
             if token.endswith("."):
                 self.emit(i, token)
                 return best_end
@@ -262,6 +282,12 @@ class _Scanner:
         if kind == "number":
             m = re.match(r"[0-9]+:[0-9]+(?::[0-9]+)*", token)
             return self.finish_word(i, best_end, token, periods=False)
+        if kind == "dotted":
+            head = token.split(".", 1)[0] + "."
+            if len(token) == len(head) + 1 and c.ABBR_SENTENCE.fullmatch(head):
+                # "Inc.a" (one letter after): the abbreviation ends at its period
+                self.emit(i, head)
+                return i + len(head)
         return self.finish_word(i, best_end, token)
 
     def quote_rules(self, i: int) -> int:
