@@ -1,7 +1,16 @@
-"""The pure-Python PTB tokenizer against the reference Java pipeline's output."""
+"""The pure-Python PTB tokenizer against the reference Java pipeline's output.
+
+Every expected value comes from the reference jar (fixtures made by the
+scripts in ``tests/fixtures``, or the ``*.ptb.json*`` files of
+``../shared/data``), or from the behaviour specification's examples, which
+were produced by the jar too.
+"""
 
 from __future__ import annotations
 
+import csv
+import gzip
+import hashlib
 import json
 import os
 import random
@@ -15,6 +24,7 @@ from hypothesis import strategies as st
 
 import sparsecider
 from sparsecider.compat import COCOEvalCap, PTBTokenizer
+from sparsecider.tokenizers import _ptb_tables, registry, tokenize, tokenize_slice
 from sparsecider.tokenizers.ptb import _exact_tokenize, ptb_tokenize
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -34,6 +44,142 @@ def test_every_shared_real_caption(ground_truth):
         assert not wrong, f"{name}: {len(wrong)} of {len(raw)} differ, e.g. {wrong[:3]}"
         total += len(raw)
     assert total == 325_938
+
+
+@pytest.mark.parametrize("path", ["fast", "exact"])
+def test_coco_val_random_submission(coco_data, path):
+    """The 40,504 candidates of COCO val (one sequence, image order): with the
+    202,654 references above, all 243,158 captions of COCO val."""
+    raw, _ = coco_data.coco_val_raw()
+    want, _ = coco_data.coco_val()
+    fn = ptb_tokenize if path == "fast" else _exact_tokenize
+    got = fn(list(raw.values()))
+    wrong = [(raw[i], g, want[i]) for i, g in zip(raw, got, strict=True) if g != want[i]]
+    assert wrong == [] and len(got) == 40_504
+
+
+def test_exact_path_alone_on_every_shared_real_caption(ground_truth):
+    """The exact path by itself (no fast path) also agrees everywhere."""
+    for name, (raw, want) in ground_truth.items():
+        got = _exact_tokenize(raw)
+        wrong = [(r, g, w) for r, g, w in zip(raw, got, want, strict=True) if g != w]
+        assert not wrong, f"{name}: {len(wrong)} of {len(raw)} differ, e.g. {wrong[:3]}"
+
+
+def _jsonl(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.mark.parametrize("fn", [ptb_tokenize, _exact_tokenize])
+def test_thumb(shared_data, fn):
+    """THumB 1.0 (tests/fixtures/make_ptb_thumb_clotho.py ran the jar on it)."""
+    truth = json.loads(gzip.open(FIXTURES / "ptb_thumb.json.gz", "rt", encoding="utf-8").read())
+    refs = _jsonl(shared_data.DATA / "thumb" / "mscoco_references.json")
+    cands = _jsonl(shared_data.DATA / "thumb" / "mscoco_THumB-1.0.jsonl")
+    flat = [c for row in refs for c in row["refs"]]
+    assert fn(flat) == [c for row in truth["references"] for c in row["ptb"]]
+    assert fn([row["hyp"] for row in cands]) == [row["ptb"] for row in truth["candidates"]]
+    assert len(flat) + len(cands) == 4_500
+
+
+@pytest.mark.parametrize("fn", [ptb_tokenize, _exact_tokenize])
+def test_clotho(shared_data, fn):
+    """Clotho v1: the fixture holds digests of the jar's outputs, not the text."""
+    truth = json.loads(gzip.open(FIXTURES / "ptb_clotho.json.gz", "rt", encoding="utf-8").read())
+    total = 0
+    for entry in truth["files"]:
+        with open(shared_data.DATA / "clotho" / entry["csv"], encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f))
+        flat = [row[col] for row in rows for col in entry["columns"]]
+        got = [hashlib.blake2b(x.encode("utf-8")).hexdigest()[:16] for x in fn(flat)]
+        want = [d for row in entry["rows"] for d in row[1:]]
+        wrong = [flat[i] for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w]
+        assert wrong == [], f"{entry['csv']}: {len(wrong)} differ, e.g. {wrong[:3]}"
+        total += len(flat)
+    assert total == 19_690
+
+
+@pytest.mark.parametrize("fn", [ptb_tokenize, _exact_tokenize])
+def test_behaviour_specification_examples(fn):
+    """All 405 examples of PTB_BEHAVIOUR.md (jar outputs), each its own sequence."""
+    examples = json.loads((FIXTURES / "ptb_behaviour_examples.json").read_text("utf-8"))
+    wrong = [(e["captions"], g, e["ptb"]) for e in examples if (g := fn(e["captions"])) != e["ptb"]]
+    assert wrong == [] and len(examples) == 405
+
+
+@pytest.mark.parametrize("fn", [ptb_tokenize, _exact_tokenize])
+def test_known_mismatches_of_the_earlier_tokenizer(fn):
+    """Issue 26's list (tests/fixtures/make_ptb_regressions.py ran the jar):
+    "Cont'd.", an ASCII space then a wide space before ".com", upper-case
+    Greek with a final sigma, a web-address path tail, and "a," * 16000."""
+    rows = json.loads((FIXTURES / "ptb_regressions.json").read_text("utf-8"))
+    for row in rows:
+        assert fn([row["caption"]]) == [row["alone"]], row["caption"][:40]
+        assert fn([row["caption"], "x"]) == [row["followed"], "x"], row["caption"][:40]
+
+
+def test_tables_are_the_specification_lists():
+    """The tokenizer's character classes and word lists are the spec's appendices."""
+    lists = json.loads((FIXTURES / "ptb_behaviour_lists.json").read_text("utf-8"))
+    classes = {c["name"]: c["ranges"] for c in lists["char_classes"]}
+    for name, ranges in [
+        ("LETTERS", "joins (48,811)"), ("MARKS", "joins (500)"), ("OWN", "own-token (2,871)"),
+        ("OWN_RUNS", "own-token (28)"), ("OWN_NUMBER_INNER", "own-token (3)"),
+        ("SPACE_LIKE", "space-like (21)"), ("UNICODE_HYPHENS", "joins (3)"),
+    ]:  # fmt: skip
+        assert getattr(_ptb_tables, name).split() == classes[ranges].split(), name
+    assert _ptb_tables.CASED.split() == lists["cased_ranges"].split()
+    assert _ptb_tables.UPPERCASE.split() == lists["uppercase_ranges"].split()
+    assert ["U+000A", "(line", "end)", *_ptb_tables.LOOKAHEAD_SPACES.split()] == lists[
+        "lookahead_spaces"
+    ].split()
+    for kind, entries in lists["abbreviations"].items():
+        assert list(getattr(_ptb_tables, f"ABBR_{kind.upper()}")) == entries, kind
+    assert list(_ptb_tables.STARTERS) == lists["starters"]
+    assert list(_ptb_tables.STARTER_ABBREVIATIONS) == lists["starter_abbreviations"]
+
+
+def test_surrogates_and_nul_are_separators():
+    # a lone surrogate cannot even be fed to the reference (pycocoevalcap's
+    # UTF-8 encoding fails); it is deleted like the jar's untokenizable
+    # characters. NUL is a silent separator (spec section 3, jar example).
+    assert ptb_tokenize(["a\ud800b c", "a\x00b", "\ud800", "\x00"]) == ["a b c", "a b", "", ""]
+    assert _exact_tokenize(["a\ud800b c", "a\x00b"]) == ["a b c", "a b"]
+
+
+LOOKAHEAD_PIECES = [
+    "A sign that reads K.", "The dog runs.", "the cat", "", "  ", "\u200b", "no.", "5 dogs",
+    "they're", "a :)", "Mr.", "The", "<a href=\"x", "y\"> b", "etc.", "U.S.", "A", "dog",
+]  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(LOOKAHEAD_PIECES), min_size=1, max_size=14),
+    st.integers(0, 14),
+)
+def test_a_slice_reads_ahead_as_far_as_the_whole_sequence(captions, cut):
+    """tokenize_slice with lookahead_captions gives the tokens of the whole sequence."""
+    cut = min(cut, len(captions))
+    whole = tokenize(captions, "ptb")
+    head = tokenize_slice(captions[:cut], "ptb", iter(captions[cut:]))
+    n = int(whole.lengths[:cut].sum())
+    assert head.lengths.tolist() == whole.lengths[:cut].tolist()
+    assert head.hashes.tolist() == whole.hashes[:n].tolist()
+
+
+def test_lookahead_skips_any_number_of_blank_captions():
+    # spec section 15: the sentence-starter look-ahead crosses blank captions
+    blanks = [""] * 300 + ["   "] * 50
+    got = ptb_tokenize(["A sign that reads K.", *blanks, "The dog runs.", "x"])
+    assert got[0] == "a sign that reads k"
+    # a slice ending with "K." reads past every blank caption to the starter
+    following = [*blanks, "The dog runs.", "x", "y"]
+    taken = registry.lookahead_captions(iter(following))
+    assert taken[: len(blanks) + 2] == following[: len(blanks) + 2]
+    head = tokenize_slice(["A sign that reads K."], "ptb", iter(following))
+    assert head.lengths.tolist() == [5]  # a sign that reads k
 
 
 def test_adversarial_suite():

@@ -74,9 +74,13 @@ def abbreviation_re(entries: tuple[str, ...]) -> re.Pattern:
 ABBR_KEEP = abbreviation_re(t.ABBR_TITLE + t.ABBR_SENTENCE + ("[Mm][Ee][Ss][Ss][Rr][Ss].",))
 ABBR_NUMBER = abbreviation_re(t.ABBR_NUMBER)
 ABBR_SENTENCE = abbreviation_re(t.ABBR_SENTENCE)
-STARTER = "(?:" + "|".join(
-    _pattern(e) for e in sorted(t.STARTERS + t.STARTER_ABBREVIATIONS, key=len, reverse=True)
-) + ")"
+STARTER = (
+    "(?:"
+    + "|".join(
+        _pattern(e) for e in sorted(t.STARTERS + t.STARTER_ABBREVIATIONS, key=len, reverse=True)
+    )
+    + ")"
+)
 #: After a single-letter abbreviation's period: spaces, a sentence starter, a space.
 STARTER_AFTER_RE = re.compile(f"{SPACE_CLASS}+{STARTER}{SPACE_CLASS}")
 #: One word character (a letter, digit or mark), as a one-character class.

@@ -80,9 +80,7 @@ MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3
 _AFTER_WORD = f"(?!{WORD_CONT})"
 #: ASCII letters followed by a space, a line end, the end, or a final "," / ".".
 PLAIN_WORD = re.compile(r"[A-Za-z]+(?=[ \n]|[.,](?:[ \n]|\Z)|\Z)")
-CLITIC = re.compile(
-    f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|d|re|ve|ll)"
-)
+CLITIC = re.compile(f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|d|re|ve|ll)")
 NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){WORD_CONT}*")
 N_CLITIC = re.compile(f"(?i:'n'|'n{_AFTER_WORD})")
 _APOS_CLITIC = re.compile(f"(.+?)[{_APOS}](?i:s|m|d|re|ve|ll)")
@@ -235,8 +233,11 @@ class _Scanner:
 
     def _clitic_at_end(self, m: re.Match) -> bool:
         # 're, 've, 'll are no clitics at the very end of the input (section 15.1)
-        return self.at_end and m.end() == self.n and len(m.group().lstrip("&apos;")) >= 2 and (
-            m.group()[-2:].lower() in ("re", "ve", "ll")
+        return (
+            self.at_end
+            and m.end() == self.n
+            and len(m.group().lstrip("&apos;")) >= 2
+            and (m.group()[-2:].lower() in ("re", "ve", "ll"))
         )
 
     # -- the rules ---------------------------------------------------------------------
@@ -388,8 +389,12 @@ class _Scanner:
                 j = self.word_rules(i)
             elif ch == "'" or ch == "\u2019" or text.startswith("&apos;", i):
                 j = self.quote_rules(i)
-            elif ch in c.OWN or ch in c.OWN_RUNS or ch in c.OWN_NUMBER_INNER or ch in SPECIAL or (
-                ch in "+-.!?#@_/"
+            elif (
+                ch in c.OWN
+                or ch in c.OWN_RUNS
+                or ch in c.OWN_NUMBER_INNER
+                or ch in SPECIAL
+                or (ch in "+-.!?#@_/")
             ):
                 j = self.symbol_rules(i)
             else:

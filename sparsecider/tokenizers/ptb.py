@@ -25,6 +25,7 @@ from . import _ptb_exact, _ptb_fast
 
 __all__ = ["ptb_tokenize"]
 
+
 def _check(captions: list[str]) -> list[str]:
     """``captions`` as a list, or the TypeError naming what is wrong."""
     if isinstance(captions, str | bytes) or not hasattr(captions, "__iter__"):
