@@ -78,8 +78,10 @@ APOS_PREFIX = re.compile(f"[JjYyLl][{_APOS}](?={LETTER})")
 MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3}
 
 _AFTER_WORD = f"(?!{WORD_CONT})"
-#: ASCII letters followed by a space, a line end, the end, or a final "," / ".".
-PLAIN_WORD = re.compile(r"[A-Za-z]+(?=[ \n]|[.,](?:[ \n]|\Z)|\Z)")
+#: ASCII letters followed by a character that ends every word rule.
+# (no other word rule can match longer: each needs, right after the letters, a
+# character that is none of these; "." "!" "?" join only a following letter)
+PLAIN_WORD = re.compile(r"[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]|[.!?](?![A-Za-z])|\Z)")
 CLITIC = re.compile(f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|d|re|ve|ll)")
 NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){WORD_CONT}*")
 N_CLITIC = re.compile(f"(?i:'n'|'n{_AFTER_WORD})")
@@ -115,6 +117,19 @@ DASHES = re.compile(r"-{2,}")
 HASH_WORD = re.compile(f"#{LETTER}+")
 AT_HANDLE = re.compile(f"@{RUN}")
 BANGS = re.compile(r"[!?]+")
+
+# The rules of a token that starts with a symbol, by the symbols they can start with
+# (in order: the first listed wins a tie).
+_SYMBOL_RULE_STARTS = (
+    (SGML, "sgml", "<"), (ENTITY, "entity", "&"), (EMOTICON, "emoticon", ">:;=(^-"),
+    (PHONE, "phone", "(+"), (BRACKET_WORD, "bracket", "-"), (SIGNED, "number", "-+"),
+    (POINT_NUMBER, "number", ".,:"), (ELLIPSIS, "ellipsis", "."), (DASHES, "dashes", "-"),
+    (HASH_WORD, "plain", "#"), (AT_HANDLE, "plain", "@"), (BANGS, "plain", "!?"),
+)  # fmt: skip
+_SYMBOL_RULES: dict[str, tuple] = {}
+for _rule, _name, _starts in _SYMBOL_RULE_STARTS:
+    for _ch in _starts:
+        _SYMBOL_RULES[_ch] = (*_SYMBOL_RULES.get(_ch, ()), (_rule, _name))
 
 _BRACKETS = {"(": "-LRB-", ")": "-RRB-", "[": "-LSB-", "]": "-RSB-", "{": "-LCB-", "}": "-RCB-"}
 #: Characters rewritten on their own (section 10, 11; appendix A "special").
@@ -330,12 +345,7 @@ class _Scanner:
     def symbol_rules(self, i: int) -> int:
         text, ch = self.text, self.text[i]
         best, kind = i + 1, "single"
-        for rule, name in (
-            (SGML, "sgml"), (ENTITY, "entity"), (EMOTICON, "emoticon"), (PHONE, "phone"),
-            (BRACKET_WORD, "bracket"), (SIGNED, "number"), (POINT_NUMBER, "number"),
-            (ELLIPSIS, "ellipsis"), (DASHES, "dashes"), (HASH_WORD, "plain"),
-            (AT_HANDLE, "plain"), (BANGS, "plain"),
-        ):  # fmt: skip
+        for rule, name in _SYMBOL_RULES.get(ch, ()):
             m = rule.match(text, i)
             if m is not None and m.end() > best:
                 if name == "emoticon" and self.at_end and m.end() == self.n:
@@ -374,32 +384,22 @@ class _Scanner:
 
     def run(self) -> list[str]:
         text, n, i = self.text, self.n, 0
-        word_char = c.WORD_CHAR_RE
+        rules = {_WORD: self.word_rules, _QUOTE: self.quote_rules, _SYMBOL: self.symbol_rules}
         while i < n:
             ch = text[i]
-            if ch == "\n":
+            kind = _KIND.get(ch)
+            if kind is None:
+                kind = _kind(ch)
+            if kind is _NEWLINE:
                 self.out.append("\n")
                 i += 1
-                continue
-            skip = _SKIP.match(text, i)  # spaces and deleted characters print nothing
-            if skip is not None:
-                i = skip.end()
-                continue
-            if word_char.match(ch):
-                j = self.word_rules(i)
-            elif ch == "'" or ch == "\u2019" or text.startswith("&apos;", i):
-                j = self.quote_rules(i)
-            elif (
-                ch in c.OWN
-                or ch in c.OWN_RUNS
-                or ch in c.OWN_NUMBER_INNER
-                or ch in SPECIAL
-                or (ch in "+-.!?#@_/")
-            ):
-                j = self.symbol_rules(i)
+            elif kind is _SKIP_KIND:  # spaces and deleted characters print nothing (section 3)
+                i = _SKIP.match(text, i).end()
             else:
-                j = i  # deleted: separates tokens, prints nothing (section 3)
-            i = j if j > i else i + 1
+                if kind is _SYMBOL and ch == "&" and text.startswith("&apos;", i):
+                    kind = _QUOTE
+                j = rules[kind](i)
+                i = j if j > i else i + 1
         return self.out
 
 
@@ -411,6 +411,31 @@ _STARTERS = (
     + re.escape("'\u2019&+-.!?#@_/")
 )
 _SKIP = re.compile(f"[^{_STARTERS}\\n]+")
+
+
+# What a character starts: a word, a quote, a symbol, nothing, or a line end.
+_WORD, _QUOTE, _SYMBOL, _SKIP_KIND, _NEWLINE = "word", "quote", "symbol", "skip", "newline"
+
+
+def _kind(ch: str) -> str:
+    if ch == "\n":
+        return _NEWLINE
+    if c.WORD_CHAR_RE.match(ch):
+        return _WORD
+    if ch in "'\u2019":
+        return _QUOTE
+    if (
+        ch in c.OWN
+        or ch in c.OWN_RUNS
+        or ch in c.OWN_NUMBER_INNER
+        or ch in SPECIAL
+        or ch in "+-.!?#@_/&"
+    ):
+        return _SYMBOL
+    return _SKIP_KIND
+
+
+_KIND = {chr(k): _kind(chr(k)) for k in range(128)}
 
 
 def _prepare(text: str) -> str:
