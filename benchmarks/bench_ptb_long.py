@@ -8,10 +8,11 @@ number with commas, punctuation and quote runs, brackets, clitics, a dotted
 word, emoji (deleted characters), spaces only, mixed real-caption text with
 symbols.  Writes ``benchmarks/results/ptb_long.json``.
 
-Usage (no Java needed; ``--java`` also times the reference jar on the 1 MB
-captions)::
+Usage (no Java needed; ``--java`` also times the reference jar, JVM start
+included, on a caption of ``--java-mb`` MB of each shape: the jar is quadratic
+on some shapes, 60 s for 0.2 MB of ``"a,"`` here)::
 
-    python -m benchmarks.bench_ptb_long [--sizes 1 5 10] [--java]
+    python -m benchmarks.bench_ptb_long [--sizes 1 5 10] [--java [--java-mb 0.1]]
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ SHAPES = {
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1, 5, 10], help="MB")
-    parser.add_argument("--java", action="store_true", help="also time the jar at 1 MB")
+    parser.add_argument("--java", action="store_true", help="also time the jar")
+    parser.add_argument("--java-mb", type=float, default=0.1, help="caption size for the jar")
     args = parser.parse_args(argv)
     rows = []
     for shape, unit in SHAPES.items():
@@ -56,16 +58,19 @@ def main(argv: list[str] | None = None) -> dict:
         if args.java:
             from benchmarks.ptb_jar import run_jar
 
-            caption = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
-            row["java_seconds_1MB"] = run_jar([caption]).seconds
+            n = int(args.java_mb * 1_000_000)
+            caption = (unit * (n // len(unit) + 1))[:n]
+            row["java_seconds"] = {f"{args.java_mb:g} MB": run_jar([caption]).seconds}
         per_mb = [s / mb for mb, s in zip(args.sizes, row["seconds"].values(), strict=True)]
         row["seconds_per_MB"] = per_mb
         rows.append(row)
+        java = ""
+        if args.java:
+            java = f"; Java {args.java_mb:g} MB {next(iter(row['java_seconds'].values())):.2f} s"
         common.log(
             f"{shape!r:>12}: "
             + ", ".join(f"{k} {v:.2f} s" for k, v in row["seconds"].items())
-            + f" ({min(per_mb):.2f}-{max(per_mb):.2f} s/MB)"
-            + (f"; Java 1 MB {row['java_seconds_1MB']:.2f} s" if args.java else "")
+            + f" ({min(per_mb):.2f}-{max(per_mb):.2f} s/MB){java}"
         )
     out = {
         "benchmark": "ptb_long",

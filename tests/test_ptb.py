@@ -232,6 +232,22 @@ def test_fast_path_equals_exact_lexer_on_random_captions(captions):
     assert ptb_tokenize(captions) == _exact_tokenize(captions)
 
 
+# the characters the fast path takes, and its shapes at the edges of what it takes
+NEAR_PLAIN = st.lists(
+    st.sampled_from(
+        [*"aAbKksStTnN019 ,.;:?!'\"-/", "'s", "n't", "'S", "N'T", "..", "...", " . ", "Mr",
+         "etc", "no", "gonna", "Cannot", "1/2", "5 6", "u.s", "  "]
+    ),
+    max_size=12,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(NEAR_PLAIN, min_size=1, max_size=5))
+def test_fast_path_equals_exact_lexer_near_the_edge_of_plain(captions):
+    assert ptb_tokenize(captions) == _exact_tokenize(captions)
+
+
 def test_end_of_input():
     # verified on the jar: with nothing after it, a two-letter clitic loses
     # to the quote rule ("they ` re"); with a following caption it does not

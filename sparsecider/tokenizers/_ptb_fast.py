@@ -28,15 +28,23 @@ from . import _ptb_tables as t
 
 _MULTI_WORDS = (b"gonna", b"gotta", b"wanna", b"lemme", b"gimme", b"cannot")
 
-# byte classes
-LOWER, UPPER, DIGIT, SPACE, NEWLINE, COMMA, PERIOD, APOS, HYPHEN, OTHER = range(10)
+# Byte classes.  SPACE: a space, or a double quote, which is always a token of
+# its own that the filter drops (spec section 10): a separator.  PUNCT: a
+# comma, semicolon, colon, question or exclamation mark: at the end of a word,
+# a token of its own that the filter drops.  The order matters: the tests
+# below compare classes (LOWER..DIGIT are word characters, SPACE..PERIOD end
+# a clitic, SPACE..APOS after a space make its line's spaces odd).
+LOWER, UPPER, DIGIT, SPACE, NEWLINE, PUNCT, PERIOD, APOS, HYPHEN, SLASH, OTHER = range(11)
 _CLASS = np.full(256, OTHER, dtype=np.uint8)
 _CLASS[np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", np.uint8)] = LOWER
 _CLASS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", np.uint8)] = UPPER
 _CLASS[np.frombuffer(b"0123456789", np.uint8)] = DIGIT
-for _byte, _cls in ((b" ", SPACE), (b"\n", NEWLINE), (b",", COMMA), (b".", PERIOD),
-                    (b"'", APOS), (b"-", HYPHEN)):  # fmt: skip
-    _CLASS[_byte[0]] = _cls
+for _bytes, _cls in ((b' "', SPACE), (b"\n", NEWLINE), (b",;:?!", PUNCT), (b".", PERIOD),
+                     (b"'", APOS), (b"-", HYPHEN), (b"/", SLASH)):  # fmt: skip
+    _CLASS[np.frombuffer(_bytes, np.uint8)] = _cls
+#: The output: double quotes become spaces, the dropped punctuation goes.
+_OUTPUT = bytes.maketrans(b'"', b" ")
+_DROPPED = b",;:?!."
 
 
 def _abbreviation_keys() -> dict[int, np.ndarray]:
@@ -64,7 +72,10 @@ _CLASS_TABLE = bytes(_CLASS.tolist())
 _DOUBLED = np.zeros(256, dtype=bool)
 _DOUBLED[np.frombuffer(b"ntm", np.uint8)] = True
 _LINE_SEPARATORS = re.compile("[\r\x0b\x0c\x85\u2028\u2029]")
-_SEPARATOR_BYTES = bytes.maketrans(b"\n\r\x0b\x0c", b"    ")
+# one-byte joints (deleted characters, rare in text), and for each the translation
+# that makes it a line end and the one-byte separators spaces
+_JOINTS = "\x1e\x1f\x1d\x1c\x1a\x19\x18\x17"
+_SEPARATOR_BYTES = {j: bytes.maketrans(b"\n\r\x0b\x0c" + j.encode(), b"    \n") for j in _JOINTS}
 _AS_SPACES = str.maketrans(dict.fromkeys("\n\r\x0b\x0c\x85\u2028\u2029", " "))
 
 
@@ -85,23 +96,28 @@ def _not_plain(cls: np.ndarray, q: np.ndarray, data: bytes) -> tuple[np.ndarray,
     few per caption), with their neighbours gathered from ``q``.
     """
     raw = np.frombuffer(data, np.uint8)
-    pos = np.flatnonzero(cls >= COMMA)
+    pos = np.flatnonzero(cls >= PUNCT)
     at = pos + _PAD
     prev2, prev, cur, nxt, nxt2 = q[at - 2], q[at - 1], q[at], q[at + 1], q[at + 2]
-    punct = (cur == COMMA) | (cur == PERIOD)
     bad = cur == OTHER
-    # a comma or period inside a word, or after another punctuation mark
-    bad |= punct & (((nxt != SPACE) & (nxt != NEWLINE)) | (prev >= COMMA))
-    # a hyphen that is not between two letters or digits
-    bad |= (cur == HYPHEN) & ((prev > DIGIT) | (nxt > DIGIT))
+    # punctuation inside a word or after another mark (a run of periods is
+    # dropped whole after a word that is no abbreviation)
+    ends_word = (nxt == SPACE) | (nxt == NEWLINE)
+    follows = (prev <= NEWLINE) | ((cur == PERIOD) & (prev == PERIOD))
+    bad |= (cur == PUNCT) & ~(ends_word & follows)
+    bad |= (cur == PERIOD) & ~((ends_word | (nxt == PERIOD)) & follows)
+    # a hyphen or slash that is not between two letters or digits
+    bad |= ((cur == HYPHEN) | (cur == SLASH)) & ((prev > DIGIT) | (nxt > DIGIT))
     # an apostrophe but in a clitic: 's after two letters or digits or alone, n't
     apos = cur == APOS
     if apos.any():
-        ends = (nxt2 > DIGIT) & (nxt2 != APOS) & (nxt2 != HYPHEN)
+        ends = (nxt2 >= SPACE) & (nxt2 <= PERIOD)
         nxt_letter = raw[np.minimum(pos + 1, raw.size - 1)] | 0x20
         prev_letter = raw[np.maximum(pos - 1, 0)] | 0x20
         clitic_s = (nxt_letter == ord("s")) & (prev2 <= DIGIT) & ((prev <= DIGIT) | (prev == SPACE))
+        prev2_letter = raw[np.maximum(pos - 2, 0)] | 0x20
         clitic_nt = (nxt_letter == ord("t")) & (prev2 <= DIGIT) & (prev_letter == ord("n"))
+        clitic_nt &= prev2_letter != ord("n")  # "sann't" splits as "sann" "'" "t"
         bad |= apos & ~((clitic_s | clitic_nt) & ends)
     # numbers one space apart may merge into one token (section 6)
     digits = np.flatnonzero(cls == DIGIT) + _PAD
@@ -125,7 +141,10 @@ def _abbreviation_periods(q: np.ndarray, periods: np.ndarray, raw: np.ndarray) -
         boundary = q[periods + _PAD - k - 1]
         word_start = letters & (boundary > DIGIT) & (boundary != APOS)
         if k in _ABBREVIATIONS and word_start.any():
-            found.append(periods[word_start & np.isin(key, _ABBREVIATIONS[k])])
+            # membership by binary search in the sorted list (no sort of the keys)
+            keys, known = key[word_start], _ABBREVIATIONS[k]
+            at = np.minimum(np.searchsorted(known, keys), known.size - 1)
+            found.append(periods[word_start][known[at] == keys])
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
@@ -144,12 +163,12 @@ def tokenize(captions: list[str]) -> tuple[list[str], list[int]]:
     lowered = data.lower()  # ASCII letters only: every other byte is in a slow caption
     flagged = np.concatenate([bad, _multi_words(lowered)])
     slow = np.unique(np.searchsorted(newlines, flagged))
-    # every comma and period of a plain caption is a token of its own: dropped
-    out = lowered.translate(None, b",.").decode("utf-8", "surrogatepass").split("\n")
+    # every punctuation mark of a plain caption is a token of its own: dropped
+    out = lowered.translate(_OUTPUT, _DROPPED).decode("utf-8", "surrogatepass").split("\n")
     for i in np.unique(np.searchsorted(newlines, apostrophes)).tolist():
         out[i] = out[i].replace("n't", " n't").replace("'s", " 's")
     for i in _odd_spaces(cls, newlines).tolist():
-        out[i] = " ".join(w for w in out[i].split(" ") if w)
+        out[i] = " ".join(out[i].split())  # a plain caption's only whitespace is " "
     return out, slow.tolist()
 
 
@@ -158,13 +177,17 @@ def _joined(captions: list[str]) -> bytes:
     text = "\n".join(captions)
     if text.count("\n") == len(captions) - 1 and _LINE_SEPARATORS.search(text) is None:
         return text.encode("utf-8", "surrogatepass")
-    # join with a character no caption holds, make every separator a space, then
-    # make the joints line ends
-    joint = next(ch for ch in map(chr, range(0xE000, 0xF900)) if ch not in text)
-    data = joint.join(captions).encode("utf-8", "surrogatepass").translate(_SEPARATOR_BYTES)
+    # join with a one-byte character that no caption holds, then one translation
+    # makes every separator a space and every joint a line end
+    joint = next((ch for ch in _JOINTS if ch not in text), None)
+    if joint is None:  # every candidate occurs: clean each caption
+        return "\n".join(clean(captions)).encode("utf-8", "surrogatepass")
+    data = joint.join(captions).encode("utf-8", "surrogatepass")
+    data = data.translate(_SEPARATOR_BYTES[joint])
     for sep in ("\x85", "\u2028", "\u2029"):
-        data = data.replace(sep.encode(), b" ")
-    return data.replace(joint.encode(), b"\n")
+        if sep.encode() in data:
+            data = data.replace(sep.encode(), b" ")
+    return data
 
 
 def clean(captions: list[str]) -> list[str]:
@@ -175,7 +198,8 @@ def clean(captions: list[str]) -> list[str]:
 def _multi_words(lowered: bytes) -> np.ndarray:
     """Positions of the words split in two (``gonna``): each holds ``nn``, ``tt`` or ``mm``."""
     raw = np.frombuffer(lowered, dtype=np.uint8)
-    double = np.flatnonzero((raw[1:] == raw[:-1]) & _DOUBLED[raw[1:]])
+    double = np.flatnonzero(raw[1:] == raw[:-1])
+    double = double[_DOUBLED[raw[double]]]
     found = []
     for word in _MULTI_WORDS:
         k = next(i for i in range(len(word)) if word[i] == word[i + 1])
@@ -191,12 +215,14 @@ def _multi_words(lowered: bytes) -> np.ndarray:
 def _odd_spaces(cls: np.ndarray, newlines: np.ndarray) -> np.ndarray:
     """Captions whose output needs its spaces collapsed.
 
-    A space doubled or at either end of a caption, or one before a comma,
-    period or clitic (which the rewriting drops or gives a space of its own):
-    a space followed by a class from SPACE to APOS, or following a line end.
+    A space doubled or at either end of a caption, or one before a dropped
+    mark or a clitic (which the rewriting drops or gives a space of its own),
+    or a dropped mark that starts a caption (the space after it would).
     """
     space = cls == SPACE
     odd = np.flatnonzero(space[:-1] & ((cls[1:] - SPACE) <= APOS - SPACE))
-    lead = np.flatnonzero(space[1:] & (cls[:-1] == NEWLINE)) + 1
-    ends = [k for k in (0, cls.size - 1) if cls.size and cls[k] == SPACE]
+    # a space, or a dropped mark (which may leave the space after it first), at a line start
+    starts = (cls[1:] == SPACE) | (cls[1:] == PUNCT) | (cls[1:] == PERIOD)
+    lead = np.flatnonzero(starts & (cls[:-1] == NEWLINE)) + 1
+    ends = [k for k in (0, cls.size - 1) if cls.size and SPACE <= cls[k] <= PERIOD]
     return np.unique(np.searchsorted(newlines, np.concatenate([odd, lead, ends])))
