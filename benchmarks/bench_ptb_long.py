@@ -35,6 +35,9 @@ SHAPES = {
     "dotted": "a.",
     "emoji": "\U0001f415",
     "spaces": " ",
+    "open tags": '<a b="c" d=e ',
+    "e-mail-like": "a.b@c",
+    "apostrophes": "o'a'",
     "mixed": "Mr. O'Neil's café (5 km) at 2:30pm, e.g. http://x.com/a?b=c \u2014 \"ok\" ",
 }
 

@@ -81,7 +81,9 @@ _AFTER_WORD = f"(?!{WORD_CONT})"
 #: ASCII letters followed by a character that ends every word rule.
 # (no other word rule can match longer: each needs, right after the letters, a
 # character that is none of these; "." "!" "?" join only a following letter)
-PLAIN_WORD = re.compile(r"[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]|[.!?](?![A-Za-z])|\Z)")
+PLAIN_WORD = re.compile(
+    r"[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]|[.!?](?:[\x00-\x40\x5b-\x60\x7b-\x7f]|\Z)|\Z)"
+)
 CLITIC = re.compile(f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|d|re|ve|ll)")
 NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){WORD_CONT}*")
 N_CLITIC = re.compile(f"(?i:'n'|'n{_AFTER_WORD})")
@@ -106,7 +108,8 @@ _ENTITY_TEXT = {"&amp;": "&", "&AMP;": "&", "&Amp;": "&", "&lt;": "<", "&LT;": "
                 "&NBSP;": "", "&mdash;": "--", "&ndash;": "--"}  # fmt: skip
 SGML = re.compile(
     r"<(?:/?[A-Za-z][A-Za-z0-9:_.-]*"
-    r"(?:\s+[^\s<>=\"'/]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s<>\"']+))?)*\s*/?|!--[^<>]*--)>"
+    r"(?:\s+[A-Za-z_:][-A-Za-z0-9_:.]*(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s<>\"']+))?)*\s*/?"
+    r"|!--[^<>]*--)>"
 )
 EMOTICON = re.compile(
     r"(?:>?[:;=][-']?[)(\]\[DdPp3@|\\O]|\(\^_\^\)|\(-_-\)|\^_\^|>_<|-_-)" f"(?!{WORD_CONT})"
@@ -299,8 +302,8 @@ class _Scanner:
             m = re.match(r"[0-9]+:[0-9]+(?::[0-9]+)*", token)
             return self.finish_word(i, best_end, token, periods=False)
         if kind == "dotted":
-            head = token.split(".", 1)[0] + "."
-            if len(token) == len(head) + 1 and c.ABBR_SENTENCE.fullmatch(head):
+            head = token[:-1]
+            if head.endswith(".") and c.ABBR_SENTENCE.fullmatch(head):
                 # "Inc.a" (one letter after): the abbreviation ends at its period
                 self.emit(i, head)
                 return i + len(head)
