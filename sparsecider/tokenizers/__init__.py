@@ -2,8 +2,10 @@
 
 ``registry`` resolves a ``tokenizer=`` argument (a registered name or a
 callable) to a :class:`Tokenizer` with the name a signature records;
-``whitespace`` is ``str.split()`` on one UTF-8 buffer; ``ptb`` (with its lexer
-``ptb_lexer``) is the reference PTB pipeline in pure Python; ``ids`` turns
+``whitespace`` is ``str.split()`` on one UTF-8 buffer; ``ptb`` is the
+reference PTB pipeline in pure Python, written from observed behaviour of the
+reference jar (``PTB_BEHAVIOUR.md``), with a vectorised fast path
+(``_ptb_fast``) and exact token rules for the rest (``_ptb_exact``); ``ids`` turns
 integer token ids into the same hashes as their decimal strings.  For
 Chinese, Japanese and Korean text, ``cjk`` holds the options and the steps
 around a segmenter: ``char`` (one token per CJK character), ``zh`` (jieba),

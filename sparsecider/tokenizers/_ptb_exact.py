@@ -1,7 +1,8 @@
 """The exact path of the PTB tokenizer: token rules with longest-match semantics.
 
 Written from the behaviour specification ``PTB_BEHAVIOUR.md`` (section
-numbers below refer to it).  :func:`scan` reads a text (captions joined with
+numbers below refer to it) and black-box runs of the reference jar, with no
+CoreNLP code or specification.  :func:`scan` reads a text (captions joined with
 ``"\\n"``) from left to right; at each position it tries the rules that can
 start with the character there, keeps the longest match (the first rule
 listed wins a tie), emits that rule's tokens and moves past it.  Rules are
@@ -108,7 +109,9 @@ _ENTITY_TEXT = {"&amp;": "&", "&AMP;": "&", "&Amp;": "&", "&lt;": "<", "&LT;": "
                 "&NBSP;": "", "&mdash;": "--", "&ndash;": "--"}  # fmt: skip
 SGML = re.compile(
     r"<(?:/?[A-Za-z][A-Za-z0-9:_.-]*"
-    r"(?:\s+[A-Za-z_:][-A-Za-z0-9_:.]*(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s<>\"']+))?)*\s*/?"
+    # (only a quoted value may hold a line end: a tag may span captions only there)
+    r"(?:[^\S\n]+[A-Za-z_:][-A-Za-z0-9_:.]*"
+    r"(?:[^\S\n]*=[^\S\n]*(?:\"[^\"]*\"|'[^']*'|[^\s<>\"']+))?)*[^\S\n]*/?"
     r"|!--[^<>]*--)>"
 )
 EMOTICON = re.compile(

@@ -81,7 +81,7 @@ def ptb_tokenize(captions: list[str]) -> list[str]:
     Examples
     --------
     >>> ptb_tokenize(["A dog's toy.", "It can't be, can it?"])
-    ["a dog 's toy", 'it ca n't be can it']
+    ["a dog 's toy", "it ca n't be can it"]
     >>> ptb_tokenize(["A sign that reads K.", "The dog runs."])
     ['a sign that reads k', 'the dog runs']
     """

@@ -369,14 +369,19 @@ LOOKAHEAD_CHARS = 256
 def lookahead_captions(following: Iterable[str]) -> list[str]:
     """The captions after a slice that decide how the slice's last captions tokenize.
 
-    The PTB lexer looks past the end of a caption (trailing context: a blank
-    run, then a capitalised word and one more character, or two characters),
-    so a caption's tokens may depend on the next non-blank caption (SPEC.md,
-    section 4).  This takes captions from ``following`` until it holds
-    ``LOOKAHEAD_NONBLANK`` (2) captions with non-blank text and at least
-    ``LOOKAHEAD_CHARS`` (256) characters, or ``following`` runs out: far more
-    than any trailing context of the lexer reaches, except an SGML tag with
-    quoted attribute values spanning captions over 256 characters.  Cost:
+    The reference PTB tokenizer looks past the end of a caption, so a
+    caption's tokens may depend on the captions after it (SPEC.md, section
+    4; ``PTB_BEHAVIOUR.md``, sections 15 and 20): a single letter or a number
+    abbreviation before a final period looks across any number of blank
+    captions at the next non-blank one (a sentence starter such as ``The``,
+    or a digit), and needs to know whether a line end follows that one's
+    first word; a few endings (``they're``, ``'85``, ``:)``) need to know
+    only whether the input ends there.  This takes captions from
+    ``following`` until it holds ``LOOKAHEAD_NONBLANK`` (2) captions with
+    non-blank text and at least ``LOOKAHEAD_CHARS`` (256) characters, or
+    ``following`` runs out: enough for all of these, whatever the blank
+    captions in between; only an SGML tag whose quoted attribute value
+    spans captions over more than 256 characters reaches further.  Cost:
     O(length of the captions taken).
 
     Parameters
