@@ -48,7 +48,7 @@ NUMBER = re.compile(
     f"[-+]?(?:{DIGIT}+(?:[.,]{DIGIT}+)+|{DIGIT}+(?::{DIGIT}+)+|{DIGIT}+(?:/{DIGIT}+)+|{DIGIT}+)"
 )
 SIGNED = re.compile(f"[-+]{DIGIT}+(?:[.,:]{DIGIT}+)*")
-POINT_NUMBER = re.compile(f"[.,]{DIGIT}+(?:[.,]{DIGIT}+)*|:{DIGIT}+")
+POINT_NUMBER = re.compile(f"[.,:]{DIGIT}+(?:[.,:]{DIGIT}+)*")
 # Numbers separated by single spaces that become one token (section 6).
 FRACTION_PAIR = re.compile(f"{DIGIT}+[ \xa0]{DIGIT}+/{DIGIT}+(?!{DIGIT})")
 PHONE = re.compile(
@@ -68,12 +68,12 @@ URL = re.compile(
 )
 # Words that keep an apostrophe (section 9).
 APOS_WORD = re.compile(
-    f"(?:[DdLlNnOo]|[A-HJ-XZ])[{_APOS}\u2018]{LETTER}{{2,}}{WORD_CONT}*"
+    f"(?:[DdLlNnOo]|[A-HJ-XZ])[{_APOS}\u2018`]{LETTER}{{2,}}{WORD_CONT}*"
     f"|(?i:c[{_APOS}]mon|qu[{_APOS}]il|ma[{_APOS}]am|ne[{_APOS}]er|e[{_APOS}]er|o[{_APOS}]er"
     f"|hawai[{_APOS}]i|cap[{_APOS}]n)(?!{WORD_CONT})|(?i:cont[{_APOS}]d\\.)"
     f"|(?i:ol|dunkin|somethin)[{_APOS}](?!{WORD_CONT})"
     # a vowel, the apostrophe, a vowel ("pe'e", "graffiti'ed")
-    f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_APOS}][AEIOUaeiouA-Z]{WORD_CONT}*"
+    f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_APOS}\u2018`][AEIOUaeiouA-Z]{WORD_CONT}*"
 )
 APOS_PREFIX = re.compile(f"[JjYyLl][{_APOS}](?={LETTER})")
 MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3}
@@ -87,7 +87,7 @@ PLAIN_WORD = re.compile(
 )
 CLITIC = re.compile(f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|d|re|ve|ll)")
 NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){WORD_CONT}*")
-N_CLITIC = re.compile(f"(?i:'n'|'n{_AFTER_WORD})")
+N_CLITIC = re.compile(f"(?i:'n'|'n{_AFTER_WORD}|\u2019n(?!{LETTER}))")
 _APOS_CLITIC = re.compile(f"(.+?)[{_APOS}](?i:s|m|d|re|ve|ll)")
 _NT_QUOTES = _APOS + "`&\u2018"
 ACRONYM = re.compile(r"[A-Za-z](?:\.[A-Za-z])+")
@@ -229,7 +229,7 @@ class _Scanner:
                     body = "'" + body[6:]
                 self.emit(end - 1, word[-1] + body.replace("\u2019", "'"))
                 return m.end()
-        if end < self.n and text[end] in _APOS + "&\u2019":
+        if end < self.n and text[end] in _APOS + "&":
             m = N_CLITIC.match(text, end)
             if m is None:
                 m = CLITIC.match(text, end)
@@ -240,7 +240,8 @@ class _Scanner:
                 body = m.group()
                 if body.startswith("&apos;"):
                     body = "'" + body[6:]
-                self.emit(end, "'" + body[1:])
+                # a curly "’n" stays as typed; every other clitic gets a straight "'"
+                self.emit(end, body if body[:2].lower() == "\u2019n" else "'" + body[1:])
                 return m.end()
         if periods and end < self.n and text[end] == "." and _period_stays(word, text, end):
             self.emit(start, word + ".")
@@ -284,7 +285,7 @@ class _Scanner:
             # "y'all" -> "y'" "all", unless the apostrophe starts a clitic ("y's")
             if CLITIC.match(text, i + 1):
                 return self.finish_word(i, i + 1, text[i])
-            self.emit(i, token[0] + "'")
+            self.emit(i, token)  # the apostrophe as typed
             return best_end
         if kind == "phone":
             self.emit(i, _rewrite_brackets(token).replace(" ", "\xa0"))

@@ -10,8 +10,9 @@ the project, its adversarial and behaviour fixtures and a differential fuzz.
 -lowerCase``, then pycocoevalcap's punctuation filter).  Two paths:
 
 * the fast path (:mod:`._ptb_fast`) takes the captions made of ASCII words,
-  spaces, hyphens inside words, ``'s`` / ``n't`` clitics and word-final commas
-  and periods (almost every real caption), all at once on one joined string;
+  spaces, hyphens and slashes inside words, ``'s`` / ``n't`` clitics, double
+  quotes and word-final ``, . ; : ? !`` (about 99% of real captions), all at
+  once, vectorised over the bytes of one joined buffer;
 * every other caption goes through the exact path (:mod:`._ptb_exact`), the
   specification's token rules with longest-match semantics, read together
   with the captions after it (the reference looks past a caption's end).
