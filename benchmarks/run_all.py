@@ -18,6 +18,8 @@ BENCHMARKS = {
     "bleu_rouge": "benchmarks.bench_bleu_rouge",
     "raw": "benchmarks.bench_raw",
     "tokenize": "benchmarks.bench_tokenize",
+    "ptb_fuzz": "benchmarks.bench_ptb_fuzz",
+    "ptb_long": "benchmarks.bench_ptb_long",
     "rl": "benchmarks.bench_rl",
     "scaling": "benchmarks.bench_scaling",
     "stream": "benchmarks.bench_stream",

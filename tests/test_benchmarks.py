@@ -37,6 +37,27 @@ def test_tokenizer_benchmark_code_runs(shared_data, monkeypatch):
     assert out["agreement"]["differ"] == 0
 
 
+def test_ptb_fuzz_benchmark_code_runs(shared_data, tmp_path):
+    from benchmarks import bench_ptb_fuzz
+
+    strings, kinds = bench_ptb_fuzz.generate(300, 26)
+    assert (strings, kinds) == bench_ptb_fuzz.generate(300, 26)  # one seeded run
+    assert len(strings) == 300 and all(kinds)
+    if shutil.which("java") is None:
+        pytest.skip("the fuzz compares with the Java tokenizer; java is not on PATH")
+    pytest.importorskip("pycocoevalcap", reason="the benchmarks compare with the `ref` extra")
+    out = bench_ptb_fuzz.main(["--n", "300", "--batch", "150"])
+    assert out["strings"] == 300 and (tmp_path / "ptb_fuzz.json").is_file()
+
+
+def test_ptb_long_benchmark_code_runs(tmp_path):
+    from benchmarks import bench_ptb_long
+
+    out = bench_ptb_long.main(["--sizes", "0.001", "0.002"])
+    assert len(out["shapes"]) == len(bench_ptb_long.SHAPES)
+    assert (tmp_path / "ptb_long.json").is_file()
+
+
 def test_stream_benchmark_code_runs(tmp_path):
     from benchmarks import bench_stream, make_synthetic
 

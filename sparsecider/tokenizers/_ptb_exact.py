@@ -41,8 +41,8 @@ PREFIX = re.compile(f"(?i:anti|pro)-(?!{WORD_CONT}|-)")
 DOTTED = re.compile(f"{LRUN}(?:[.!?]{LRUN})+(?:{_JOIN}{RUN})*")
 SLASHED = re.compile(f"{RUN}(?:-{RUN})*(?:/{RUN}(?:-{RUN})*)+")
 # an e-mail address: the local part is read possessively (no backtracking)
-_LOCAL = f"{c.WORD_CHAR_CLASS}[{c.WORD_CHAR_CLASS[1:-1]}._+:-]*+"
-_HOST = "[^\\s.()\\[\\]{}<>\"']+"
+_LOCAL = f"{c.WORD_CHAR_CLASS}[{c.WORD_CHAR_CLASS[1:-1]}._+:'-]*+"
+_HOST = '[^\\s.()\\[\\]{}<>"]+'
 AT_WORD = re.compile(f"{_LOCAL}@+{_HOST}(?:\\.{_HOST})*")
 NUMBER = re.compile(
     f"[-+]?(?:{DIGIT}+(?:[.,]{DIGIT}+)+|{DIGIT}+(?::{DIGIT}+)+|{DIGIT}+(?:/{DIGIT}+)+|{DIGIT}+)"
@@ -59,11 +59,13 @@ CPLUSPLUS = re.compile(r"[Cc]\+\+")
 SHARP = re.compile(r"[CcFf]#")
 CURRENCY_PREFIX = re.compile(r"[A-Z]+\$")
 _TLD = "com|net|org|edu|gov|mil|int|info|biz|co|uk|us|ca|de|fr|jp|au|io|tv|me"
-_URL_BODY = r"[A-Za-z0-9\-._~:/?#@$&*+,;=%!]*[A-Za-z0-9\-_~/#@$&*+=%]"
+# after "http://", "www." or a domain: anything but spaces, brackets and quotes,
+# not ending in "." "," ";" "!" "?" "-"
+_URL_BODY = r"[^\s<>\"(){}\[\]]*[^\s<>\"(){}\[\].,;!?-]"
 URL = re.compile(
     rf"(?i:https?://|www\.){_URL_BODY}"
     rf"|[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov)[/?]"
-    rf"[A-Za-z0-9\-._~:/?#@$&*+,;=%!]+[A-Za-z0-9\-_~/#@$&*+=%]"
+    rf"[^\s<>\"(){{}}\[\]]+[^\s<>\"(){{}}\[\].,;!?-]"
     rf"|mailto:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
 )
 # Words that keep an apostrophe (section 9).
@@ -89,6 +91,7 @@ CLITIC = re.compile(f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|
 NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){WORD_CONT}*")
 N_CLITIC = re.compile(f"(?i:'n'|'n{_AFTER_WORD}|\u2019n(?!{LETTER}))")
 _APOS_CLITIC = re.compile(f"(.+?)[{_APOS}](?i:s|m|d|re|ve|ll)")
+_TRAILING_CLITIC = re.compile(f"[{_APOS}](?i:s|m|d|re|ve|ll)\\Z")
 _NT_QUOTES = _APOS + "`&\u2018"
 ACRONYM = re.compile(r"[A-Za-z](?:\.[A-Za-z])+")
 
@@ -272,7 +275,7 @@ class _Scanner:
         for rule, name in (
             (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),
             (SHARP, "plain"), (CURRENCY_PREFIX, "plain"), (PHONE, "phone"),
-            (FRACTION_PAIR, "phone"), (NUMBER, "number"), (AT_WORD, "plain"), (SLASHED, "word"),
+            (FRACTION_PAIR, "phone"), (NUMBER, "number"), (AT_WORD, "url"), (SLASHED, "word"),
             (DOTTED, "dotted"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
         ):  # fmt: skip
             m = rule.match(text, i)
@@ -301,6 +304,11 @@ class _Scanner:
                 return best_end
             return self.finish_word(i, best_end, token, periods=False)
         if kind == "url":
+            # a clitic at the end of an address splits off ("www.example.com's")
+            clitic = _TRAILING_CLITIC.search(token)
+            if clitic is not None:
+                best_end -= len(clitic.group())
+                token = token[: clitic.start()]
             return self.finish_word(i, best_end, token, periods=False)
         if kind == "number":
             m = re.match(r"[0-9]+:[0-9]+(?::[0-9]+)*", token)
