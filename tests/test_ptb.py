@@ -381,3 +381,16 @@ def test_cocoevalcap_with_pycocotools_objects(coco_data, tmp_path):
     e.evaluate()
     assert abs(e.eval["CIDEr"] - 0.5997905185184199) <= 1e-12
     assert e.params["image_id"] == results.getImgIds() and len(e.evalImgs) == 1000
+
+
+@pytest.mark.parametrize("fn", [ptb_tokenize, _exact_tokenize])
+def test_rules_learned_from_the_fuzz(fn):
+    """Section 20's rules (tests/fixtures/make_ptb_fuzz_rules.py ran the jar on
+    each probe alone and followed by "x")."""
+    rows = json.loads((FIXTURES / "ptb_fuzz_rules.json").read_text("utf-8"))
+    wrong = [
+        (r["rule"], r["caption"])
+        for r in rows
+        if fn([r["caption"]]) != [r["alone"]] or fn([r["caption"], "x"]) != [r["followed"], "x"]
+    ]
+    assert wrong == []

@@ -15,6 +15,7 @@ lines: lower-cased (section 4) and filtered as pycocoevalcap does (section 1).
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from . import _ptb_classes as c
@@ -38,12 +39,19 @@ WORD = re.compile(
 )
 #: Prefixes that keep their hyphen before a space ("anti- and pro-war").
 PREFIX = re.compile(f"(?i:anti|pro)-(?!{WORD_CONT}|-)")
-DOTTED = re.compile(f"{LRUN}(?:[.!?]{LRUN})+(?:{_JOIN}{RUN})*")
+DOTTED = re.compile(f"{LRUN}(?:[.!?]{LRUN})+")
+#: ASCII letters, digits and periods joined by hyphens to ASCII letters and digits
+#: ("road.2.5-inch", "dog.-x", "U.S.-based"; section 20).
+HYPH_DOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9.]*(?:-[A-Za-z0-9]+)+")
 SLASHED = re.compile(f"{RUN}(?:-{RUN})*(?:/{RUN}(?:-{RUN})*)+")
-# an e-mail address: the local part is read possessively (no backtracking)
-_LOCAL = f"{c.WORD_CHAR_CLASS}[{c.WORD_CHAR_CLASS[1:-1]}._+:'-]*+"
-_HOST = '[^\\s.()\\[\\]{}<>"]+'
-AT_WORD = re.compile(f"{_LOCAL}@+{_HOST}(?:\\.{_HOST})*")
+# an e-mail address: an ASCII letter or digit (or "<") first, then anything but
+# spaces, brackets ( ) < > { }, "|" and '"' on both sides of the "@"; no final "."
+_ADDR = '[^ \\t\\n\\xa0()<>{|}"'
+# (the part after the "@" has no empty dot group: "a@b...c" is "a@b" "..." "c")
+AT_WORD = re.compile(f"[A-Za-z0-9<]{_ADDR}@]*@{_ADDR}.]+(?:\\.{_ADDR}.]+)*")
+_ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+#: The run of local-part characters after an address's first character.
+_ADDR_RUN = re.compile(f"{_ADDR}@]*")
 NUMBER = re.compile(
     f"[-+]?(?:{DIGIT}+(?:[.,]{DIGIT}+)+|{DIGIT}+(?::{DIGIT}+)+|{DIGIT}+(?:/{DIGIT}+)+|{DIGIT}+)"
 )
@@ -52,7 +60,7 @@ POINT_NUMBER = re.compile(f"[.,:]{DIGIT}+(?:[.,:]{DIGIT}+)*")
 # Numbers separated by single spaces that become one token (section 6).
 FRACTION_PAIR = re.compile(f"{DIGIT}+[ \xa0]{DIGIT}+/{DIGIT}+(?!{DIGIT})")
 PHONE = re.compile(
-    r"(?:\+?[0-9]{2,5} |\(\+?[0-9]{2,5}\) ?)(?:[0-9]{2,4} )?[0-9]{3,4}[ -][0-9]{3,}(?![0-9])"
+    r"(?:\+?[0-9]{2,4} |\(\+?[0-9]{2,4}\) ?)(?:[0-9]{2,4} )?[0-9]{3,4}[ -]?[0-9]{3,}(?![0-9])"
 )
 AMPERSAND = re.compile(r"[A-Z]+&(?:amp;)?[A-Z]+(?:-[0-9]+)?")
 CPLUSPLUS = re.compile(r"[Cc]\+\+")
@@ -63,11 +71,23 @@ _TLD = "com|net|org|edu|gov|mil|int|info|biz|co|uk|us|ca|de|fr|jp|au|io|tv|me"
 # not ending in "." "," ";" "!" "?" "-"
 _URL_BODY = r"[^\s<>\"(){}\[\]]*[^\s<>\"(){}\[\].,;!?-]"
 URL = re.compile(
-    rf"(?i:https?://|www\.){_URL_BODY}"
+    rf"(?i:https?://){_URL_BODY}"
+    # "www." needs a path: its host is ASCII (or a quote), then "/" (section 20)
+    rf"|(?i:www\.)[!#-'*-.0-;=?-Z\\^-z|~\u2018\u2019\u201c\u201d\u201e\xab\xbb\u2039\u203a]*/"
+    rf"{_URL_BODY}"
     rf"|[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov)[/?]"
     rf"[^\s<>\"(){{}}\[\]]+[^\s<>\"(){{}}\[\].,;!?-]"
     rf"|mailto:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
 )
+# A domain in .com, .org, .net or .edu: dot groups of anything but ASCII capitals
+# and digits, " ", tab and $ ' ( ) , - / : ; < = > [ \ ] ^ _ ` { | } " @ ! ?
+# ("a★b.com", "&ab.com", "exa&mple.com"; no boundary needed after it:
+# "a★b.comx" -> "a★b.com" "x"; section 20)
+_DOMAIN_PART = r'[^A-Z0-9 \t\n.$\'(),\-/:;<=>\[\\\]^_`{|}"@!?]+'
+DOMAIN = re.compile(rf"{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*\.(?i:com|org|net|edu)")
+HAS_DOMAIN = re.compile(r"\.(?i:com|org|net|edu)")
+#: The dot groups a domain may span from a position (where it could end).
+_DOMAIN_RUN = re.compile(rf"{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*")
 # Words that keep an apostrophe (section 9).
 APOS_WORD = re.compile(
     f"(?:[DdLlNnOo]|[A-HJ-XZ])[{_APOS}\u2018`]{LETTER}{{2,}}{WORD_CONT}*"
@@ -77,7 +97,8 @@ APOS_WORD = re.compile(
     # a vowel, the apostrophe, a vowel ("pe'e", "graffiti'ed")
     f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_APOS}\u2018`][AEIOUaeiouA-Z]{WORD_CONT}*"
 )
-APOS_PREFIX = re.compile(f"[JjYyLl][{_APOS}](?={LETTER})")
+# "y'all", "l'a", "d'k"; not "y'" before an s ("y'sitting": "y" "'" "sitting")
+APOS_PREFIX = re.compile(f"(?:[LlDd][{_APOS}]|[JjYy][{_APOS}](?![sS]))(?={LETTER})")
 MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3}
 
 _AFTER_WORD = f"(?!{WORD_CONT})"
@@ -85,19 +106,24 @@ _AFTER_WORD = f"(?!{WORD_CONT})"
 # (no other word rule can match longer: each needs, right after the letters, a
 # character that is none of these; "." "!" "?" join only a following letter)
 PLAIN_WORD = re.compile(
-    r"[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]|[.!?](?:[\x00-\x40\x5b-\x60\x7b-\x7f]|\Z)|\Z)"
+    r"[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]|[.!?](?:[\x00-\x2c/:-\x40\x5b-\x60\x7b-\x7f]|\Z)|\Z)"
 )
-CLITIC = re.compile(f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|d|re|ve|ll)")
-NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){WORD_CONT}*")
-N_CLITIC = re.compile(f"(?i:'n'|'n{_AFTER_WORD}|\u2019n(?!{LETTER}))")
+# (a straight clitic must not run on into an ASCII letter; any other character ends it)
+#: Where the text holds an "@", only what ends an e-mail address ends a plain word.
+PLAIN_WORD_AT = re.compile(r'[A-Za-z]+(?=[ \t\n()<>{}"|]|\Z)')
+CLITIC = re.compile("(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?![A-Za-z])|\u2019(?i:s|m|d|re|ve|ll)")
+NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){LETTER}*")
+# "'n" before a space or the end, "'n'"; a curly "’n" before anything (section 20)
+N_CLITIC = re.compile(f"'n'|'n(?={c.SPACE_CLASS}|\\Z)|\u2019n[{_APOS}]?")
 _APOS_CLITIC = re.compile(f"(.+?)[{_APOS}](?i:s|m|d|re|ve|ll)")
 _TRAILING_CLITIC = re.compile(f"[{_APOS}](?i:s|m|d|re|ve|ll)\\Z")
 _NT_QUOTES = _APOS + "`&\u2018"
 ACRONYM = re.compile(r"[A-Za-z](?:\.[A-Za-z])+")
 
 # ---- quotes and apostrophes at a token start -------------------------------------------
-LONE_CLITIC = re.compile(f"(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?!{LETTER})|\u2019(?i:s|m|d|re|ve|ll)")
-YEAR = re.compile(f"[{_APOS}][0-9]{{2}}(?:[sS]|{_AFTER_WORD})")
+LONE_CLITIC = CLITIC
+# a decade ("'90s"), or two digits before a space or the end ("'85")
+YEAR = re.compile(f"[{_APOS}](?:[1-9]0[sS]|[0-9]{{2}}(?={c.SPACE_CLASS}|\\Z))")
 QUOTE_WORD = re.compile(f"'(?i:em)|'(?i:cause){_AFTER_WORD}|'(?i:n)'")
 TIS = re.compile("'(?i:t)(?=(?i:is|was))")
 
@@ -199,8 +225,45 @@ class _Scanner:
         self.text = text
         self.n = len(text)
         self.at_end = at_end
+        self.domain = HAS_DOMAIN.search(text) is not None
+        self.mail = "@" in text
+        self.plain_word = PLAIN_WORD_AT if self.mail or self.domain else PLAIN_WORD
+        # the runs the address rules last looked at (each is read once: linear time)
+        self._addr = (-1, -1, False)  # run start, run end, no address ends there
+        self._dom = (-1, -1)  # run start, run end
+        #: where each ".com" (".org", ...) starts
+        self._tlds = [m.start() for m in HAS_DOMAIN.finditer(text)] if self.domain else []
         #: the tokens, and "\n" for each line end between them
         self.out: list[str] = []
+
+    def mail_at(self, i: int) -> re.Match | None:
+        """An e-mail address starting at ``i``, read in linear time overall."""
+        start, end, failed = self._addr
+        if not start < i < end:
+            end = _ADDR_RUN.match(self.text, i + 1).end()
+            start, failed = i, False
+        if failed or self.text[end : end + 1] != "@":
+            self._addr = (start, end, failed)
+            return None
+        m = AT_WORD.match(self.text, i)
+        # every start in the run meets the same "@" and what follows it
+        self._addr = (start, end, m is None and self.text[i] in _ASCII_ALNUM)
+        return m
+
+    def domain_at(self, i: int) -> re.Match | None:
+        """A domain name starting at ``i`` (only where one ends in the run)."""
+        start, end = self._dom
+        if not start <= i < end:
+            m = _DOMAIN_RUN.match(self.text, i)
+            if m is None:
+                return None
+            start, end = i, m.end()
+            self._dom = (start, end)
+        # a ".com" must start after i, inside the run or where it stops
+        k = bisect.bisect_right(self._tlds, i)
+        if k == len(self._tlds) or self._tlds[k] > end:
+            return None
+        return DOMAIN.match(self.text, i)
 
     def emit(self, pos: int, token: str) -> None:
         """Add ``token`` (which starts at ``pos``) to the output."""
@@ -219,6 +282,8 @@ class _Scanner:
         # "n't": the n leaves the word (section 9)
         if (
             word[-1:] in "nN"
+            and word.isascii()
+            and word.isalpha()  # only a word of ASCII letters gives up its n
             and (len(word) < 2 or word[-2] not in "nN")  # "sann't" stays "sann" "t"
             and "." not in word
             and end < self.n
@@ -268,22 +333,32 @@ class _Scanner:
     # -- the rules ---------------------------------------------------------------------
     def word_rules(self, i: int) -> int:
         text = self.text
-        m = PLAIN_WORD.match(text, i)
+        m = self.plain_word.match(text, i)
         if m is not None:  # no other rule can match longer (each needs a non-letter)
             return self.finish_word(i, m.end(), m.group())
         best_end, kind = i, None
         for rule, name in (
             (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),
             (SHARP, "plain"), (CURRENCY_PREFIX, "plain"), (PHONE, "phone"),
-            (FRACTION_PAIR, "phone"), (NUMBER, "number"), (AT_WORD, "url"), (SLASHED, "word"),
-            (DOTTED, "dotted"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
+            (FRACTION_PAIR, "phone"), (NUMBER, "number"), (SLASHED, "word"),
+            (DOTTED, "dotted"), (HYPH_DOT, "hyphdot"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
         ):  # fmt: skip
             m = rule.match(text, i)
             if m is not None and m.end() > best_end:
                 best_end, kind = m.end(), name
+        if self.mail:
+            m = self.mail_at(i)
+            if m is not None and m.end() > best_end:
+                best_end, kind = m.end(), "mail"
+        if self.domain:
+            m = self.domain_at(i)
+            if m is not None and m.end() > best_end:
+                best_end, kind = m.end(), "domain"
         if kind is None:
             return i
         token = text[i:best_end]
+        if kind == "domain":
+            return self.finish_word(i, best_end, token, periods=False)
         if kind == "prefix":
             # "y'all" -> "y'" "all", unless the apostrophe starts a clitic ("y's")
             if CLITIC.match(text, i + 1):
@@ -303,6 +378,9 @@ class _Scanner:
                 self.emit(i, token)
                 return best_end
             return self.finish_word(i, best_end, token, periods=False)
+        if kind == "mail":
+            self.emit(i, token)
+            return best_end
         if kind == "url":
             # a clitic at the end of an address splits off ("www.example.com's")
             clitic = _TRAILING_CLITIC.search(token)
@@ -313,6 +391,11 @@ class _Scanner:
         if kind == "number":
             m = re.match(r"[0-9]+:[0-9]+(?::[0-9]+)*", token)
             return self.finish_word(i, best_end, token, periods=False)
+        if kind == "hyphdot":
+            head = token[: token.index("-")]
+            if head.endswith(".") and c.ABBR_SENTENCE.fullmatch(head) and len(token) <= len(head) + 2:
+                # a class-2 abbreviation reads two characters after its period and wins a tie
+                return self.finish_word(i, i + len(head) - 1, head[:-1])
         if kind == "dotted":
             head = token[:-1]
             if head.endswith(".") and c.ABBR_SENTENCE.fullmatch(head):
@@ -323,6 +406,14 @@ class _Scanner:
 
     def quote_rules(self, i: int) -> int:
         text, ch = self.text, self.text[i]
+        if self.domain and ch == "\u2019":
+            m = self.domain_at(i)
+            if m is not None:
+                return self.finish_word(i, m.end(), m.group(), periods=False)
+        m = N_CLITIC.match(text, i)
+        if m is not None:
+            self.emit(i, m.group())
+            return m.end()
         for rule in (YEAR, LONE_CLITIC, QUOTE_WORD):
             m = rule.match(text, i)
             if m is None:
@@ -366,6 +457,14 @@ class _Scanner:
                 if name == "emoticon" and self.at_end and m.end() == self.n:
                     continue
                 best, kind = m.end(), name
+        if self.mail and ch == "<":
+            m = self.mail_at(i)
+            if m is not None and m.end() > best:
+                best, kind = m.end(), "mail"
+        if self.domain:
+            m = self.domain_at(i)
+            if m is not None and m.end() > best:
+                return self.finish_word(i, m.end(), m.group(), periods=False)
         token = text[i:best]
         if kind == "single":
             if ch in "`<>":
@@ -394,6 +493,8 @@ class _Scanner:
             token = "--" if len(token) < 5 else token
         elif kind == "number":
             return self.finish_word(i, best, token, periods=False)
+        elif kind == "mail":
+            pass
         self.emit(i, token)
         return best
 

@@ -76,6 +76,8 @@ _LINE_SEPARATORS = re.compile("[\r\x0b\x0c\x85\u2028\u2029]")
 # that makes it a line end and the one-byte separators spaces
 _JOINTS = "\x1e\x1f\x1d\x1c\x1a\x19\x18\x17"
 _SEPARATOR_BYTES = {j: bytes.maketrans(b"\n\r\x0b\x0c" + j.encode(), b"    \n") for j in _JOINTS}
+#: "n't" after a word holding a digit, hyphen or slash: only words of letters split.
+_NT_AFTER_NON_LETTER = re.compile("[0-9/-][a-z]*n't")
 _AS_SPACES = str.maketrans(dict.fromkeys("\n\r\x0b\x0c\x85\u2028\u2029", " "))
 
 
@@ -162,14 +164,19 @@ def tokenize(captions: list[str]) -> tuple[list[str], list[int]]:
     bad, apostrophes = _not_plain(cls, q, data)
     lowered = data.lower()  # ASCII letters only: every other byte is in a slow caption
     flagged = np.concatenate([bad, _multi_words(lowered)])
-    slow = np.unique(np.searchsorted(newlines, flagged))
+    slow = np.unique(np.searchsorted(newlines, flagged)).tolist()
     # every punctuation mark of a plain caption is a token of its own: dropped
     out = lowered.translate(_OUTPUT, _DROPPED).decode("utf-8", "surrogatepass").split("\n")
+    held = []
     for i in np.unique(np.searchsorted(newlines, apostrophes)).tolist():
+        if _NT_AFTER_NON_LETTER.search(out[i]) is not None:
+            held.append(i)  # "a-don't", "ab1n't": the n stays (exact path)
         out[i] = out[i].replace("n't", " n't").replace("'s", " 's")
+    if held:
+        slow = sorted(set(slow).union(held))
     for i in _odd_spaces(cls, newlines).tolist():
         out[i] = " ".join(out[i].split())  # a plain caption's only whitespace is " "
-    return out, slow.tolist()
+    return out, slow
 
 
 def _joined(captions: list[str]) -> bytes:
