@@ -35,7 +35,9 @@ _letters = ranges_to_class(t.LETTERS) + "\u03a3"
 # An HTML entity of an accented letter counts as a letter ("caf&eacute;s").
 _ENTITY_LETTER = "&(?:[A-Za-z](?:acute|grave|circ|uml|tilde|cedil|ring|slash)|szlig|[aA][eE]lig);"
 LETTER = f"(?:(?![0-9])[{_letters}]|{_ENTITY_LETTER})"
-MARK = f"[{ranges_to_class(t.MARKS)}]"
+# The soft hyphen acts as a mark inside words (the reference drops it from word
+# tokens afterwards; section 20), not listed in appendix A's marks.
+MARK = f"[{ranges_to_class(t.MARKS)}\xad]"
 DIGIT = "[0-9]"
 #: A character that continues a word: a letter, a digit, or a mark not after a digit.
 WORD_CONT = f"(?:{LETTER}|{DIGIT}|(?<![0-9]){MARK})"
@@ -84,4 +86,4 @@ STARTER = (
 #: After a single-letter abbreviation's period: spaces, a sentence starter, a space.
 STARTER_AFTER_RE = re.compile(f"{SPACE_CLASS}+{STARTER}{SPACE_CLASS}")
 #: One word character (a letter, digit or mark), as a one-character class.
-WORD_CHAR_CLASS = f"[{_letters}{ranges_to_class(t.MARKS)}]"
+WORD_CHAR_CLASS = f"[{_letters}{ranges_to_class(t.MARKS)}\xad]"

@@ -34,7 +34,8 @@ _APOS = "'\u2019"  # straight and curly apostrophes act alike in clitics (sectio
 # ---- words and numbers (sections 5, 6) ------------------------------------------------
 _JOIN = "[-_" + c.UNICODE_HYPHENS + "]"
 WORD = re.compile(
-    f"(?:{RUN}(?<=[0-9])(?:[.,]{DIGIT}+)+(?=-)|{RUN})"
+    # (a word that starts with a soft hyphen joins no hyphen: "\xadTWO-SEATER")
+    f"\xad{WORD_CONT}*|(?!\xad)(?:{RUN}(?<=[0-9])(?:[.,]{DIGIT}+)+(?=-)|{RUN})"
     f"(?:{_JOIN}(?:{DIGIT}+/{DIGIT}+(?!{WORD_CONT})|{RUN}))*"
 )
 #: Prefixes that keep their hyphen before a space ("anti- and pro-war").
@@ -49,6 +50,8 @@ SLASHED = re.compile(f"{RUN}(?:-{RUN})*(?:/{RUN}(?:-{RUN})*)+")
 _ADDR = '[^ \\t\\n\\xa0()<>{|}"'
 # (the part after the "@" has no empty dot group: "a@b...c" is "a@b" "..." "c")
 AT_WORD = re.compile(f"[A-Za-z0-9<]{_ADDR}@]*@{_ADDR}.]+(?:\\.{_ADDR}.]+)*")
+#: A word of ASCII letters (soft hyphens aside: section 20).
+_ASCII_LETTERS = re.compile("[A-Za-z\xad]+")
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 #: The run of local-part characters after an address's first character.
 _ADDR_RUN = re.compile(f"{_ADDR}@]*")
@@ -73,7 +76,7 @@ _URL_BODY = r"[^\s<>\"(){}\[\]]*[^\s<>\"(){}\[\].,;!?-]"
 URL = re.compile(
     rf"(?i:https?://){_URL_BODY}"
     # "www." needs a path: its host is ASCII (or a quote), then "/" (section 20)
-    rf"|(?i:www\.)[!#-'*-.0-;=?-Z\\^-z|~\u2018\u2019\u201c\u201d\u201e\xab\xbb\u2039\u203a]*/"
+    rf"|(?i:www\.)[!#-'*-.0-;=?-Z\\^_a-z|~\u2018\u2019\u201c\u201d\u201e\xab\xbb\u2039\u203a]*/"
     rf"{_URL_BODY}"
     rf"|[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov)[/?]"
     rf"[^\s<>\"(){{}}\[\]]+[^\s<>\"(){{}}\[\].,;!?-]"
@@ -91,6 +94,8 @@ _DOMAIN_RUN = re.compile(rf"{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*")
 # Words that keep an apostrophe (section 9).
 APOS_WORD = re.compile(
     f"(?:[DdLlNnOo]|[A-HJ-XZ])[{_APOS}\u2018`]{LETTER}{{2,}}{WORD_CONT}*"
+    # d', l', o' before two letters or digits ("o'123", "d'90sown")
+    f"|[DdLlOo]'(?:{LETTER}|{DIGIT}){{2,}}{WORD_CONT}*"
     f"|(?i:c[{_APOS}]mon|qu[{_APOS}]il|ma[{_APOS}]am|ne[{_APOS}]er|e[{_APOS}]er|o[{_APOS}]er"
     f"|hawai[{_APOS}]i|cap[{_APOS}]n)(?!{WORD_CONT})|(?i:cont[{_APOS}]d\\.)"
     f"|(?i:ol|dunkin|somethin)[{_APOS}](?!{WORD_CONT})"
@@ -98,7 +103,10 @@ APOS_WORD = re.compile(
     f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_APOS}\u2018`][AEIOUaeiouA-Z]{WORD_CONT}*"
 )
 # "y'all", "l'a", "d'k"; not "y'" before an s ("y'sitting": "y" "'" "sitting")
-APOS_PREFIX = re.compile(f"(?:[LlDd][{_APOS}]|[JjYy][{_APOS}](?![sS]))(?={LETTER})")
+APOS_PREFIX = re.compile(
+    f"(?:[LlDd][{_APOS}]|[JjYy][{_APOS}](?![sS]))(?={LETTER})"
+    "|[DdJjLl]'(?=')"  # before a second apostrophe: "d''x" -> "d'" "'" "x"
+)
 MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3}
 
 _AFTER_WORD = f"(?!{WORD_CONT})"
@@ -124,7 +132,9 @@ ACRONYM = re.compile(r"[A-Za-z](?:\.[A-Za-z])+")
 LONE_CLITIC = CLITIC
 # a decade ("'90s"), or two digits before a space or the end ("'85")
 YEAR = re.compile(f"[{_APOS}](?:[1-9]0[sS]|[0-9]{{2}}(?={c.SPACE_CLASS}|\\Z))")
-QUOTE_WORD = re.compile(f"'(?i:em)|'(?i:cause){_AFTER_WORD}|'(?i:n)'")
+QUOTE_WORD = re.compile(f"'(?i:em)|'(?i:cause){_AFTER_WORD}|'(?i:n)'|'(?i:till?)")
+#: A curly "\u2019em" stays as typed.
+CURLY_EM = re.compile("\u2019(?i:em)")
 TIS = re.compile("'(?i:t)(?=(?i:is|was))")
 
 #: Curly and angle quotes: a run of them is one token, each rewritten (section 10).
@@ -282,8 +292,7 @@ class _Scanner:
         # "n't": the n leaves the word (section 9)
         if (
             word[-1:] in "nN"
-            and word.isascii()
-            and word.isalpha()  # only a word of ASCII letters gives up its n
+            and _ASCII_LETTERS.fullmatch(word) is not None  # only they give up their n
             and (len(word) < 2 or word[-2] not in "nN")  # "sann't" stays "sann" "t"
             and "." not in word
             and end < self.n
@@ -295,7 +304,9 @@ class _Scanner:
                 body = m.group()
                 if body.startswith("&apos;"):
                     body = "'" + body[6:]
-                self.emit(end - 1, word[-1] + body.replace("\u2019", "'"))
+                if len(body) == 2:  # "n't", "n`t"; as typed when letters follow
+                    body = body.replace("\u2019", "'").replace("\u2018", "`")
+                self.emit(end - 1, word[-1] + body)
                 return m.end()
         if end < self.n and text[end] in _APOS + "&":
             m = N_CLITIC.match(text, end)
@@ -433,6 +444,10 @@ class _Scanner:
             return m.end()
         if ch == "'":
             return self.pairs(i)
+        m = CURLY_EM.match(text, i)
+        if m is not None:
+            self.emit(i, m.group())
+            return m.end()
         m = QUOTE_RUN.match(text, i)
         self.emit(i, "".join(SPECIAL[q] for q in m.group()))
         return m.end()
@@ -442,11 +457,19 @@ class _Scanner:
         text, ch, j = self.text, self.text[i], i
         while j < self.n and text[j] == ch:
             j += 1
+        odd = (j - i) % 2
+        if odd and ch == "'" and j - i > 1 and self._clitic_quote(j - 1):
+            j -= 1  # three apostrophes and "em": two, then "'em"
+            odd = 0
         for k in range(i, j - 1, 2):
             self.emit(k, text[k : k + 2])
-        if (j - i) % 2:
+        if odd:
             self.emit(j - 1, ch)
         return j
+
+    def _clitic_quote(self, i: int) -> bool:
+        """Whether the apostrophe at ``i`` starts a clitic or a quote word."""
+        return any(r.match(self.text, i) for r in (LONE_CLITIC, QUOTE_WORD, N_CLITIC, YEAR))
 
     def symbol_rules(self, i: int) -> int:
         text, ch = self.text, self.text[i]
@@ -554,13 +577,13 @@ def _kind(ch: str) -> str:
 _KIND = {chr(k): _kind(chr(k)) for k in range(128)}
 
 
-def _prepare(text: str) -> str:
-    """Soft hyphens: dropped inside or beside a word, a ``-`` elsewhere (section 3)."""
-    if "\xad" not in text:
-        return text
-    word = c.WORD_CHAR_CLASS
-    text = re.sub(f"(?<={word})\xad+|\xad+(?={word})", "", text)
-    return re.sub("\xad+", "-", text)
+def _drop_soft_hyphens(tokens: list[str]) -> list[str]:
+    """Soft hyphens leave every token but tags and web and mail addresses (section 20)."""
+    return [
+        t if t.startswith("<") or "@" in t or "://" in t or t[:4].lower() == "www." else
+        t.replace("\xad", "")
+        for t in tokens
+    ]
 
 
 _SIGMA_CASED = c.CASED
@@ -587,8 +610,9 @@ def tokenize_text(text: str, at_end: bool) -> list[str]:
     ``at_end``: whether the text ends where the whole input ends (section 15.1);
     otherwise its end is a line end followed by more captions.
     """
-    text = _prepare(text)
     tokens = _Scanner(text, at_end).run()
+    if "\xad" in text:
+        tokens = [t for t in _drop_soft_hyphens(tokens) if t]
     # Java prints a token as it is, so one spanning a line end (an SGML tag)
     # puts its tail at the start of the next line
     if any("\u03a3" in token for token in tokens):
