@@ -41,10 +41,12 @@ WORD = re.compile(
 #: Prefixes that keep their hyphen before a space ("anti- and pro-war").
 PREFIX = re.compile(f"(?i:anti|pro)-(?!{WORD_CONT}|-)")
 DOTTED = re.compile(f"{LRUN}(?:[.!?]{LRUN})+")
-#: ASCII letters, digits and periods joined by hyphens to ASCII letters and digits
-#: ("road.2.5-inch", "dog.-x", "U.S.-based"; section 20).
-HYPH_DOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9.]*(?:-[A-Za-z0-9]+)+")
-SLASHED = re.compile(f"{RUN}(?:-{RUN})*(?:/{RUN}(?:-{RUN})*)+")
+#: ASCII letters, digits, periods and commas joined by hyphens to ASCII letters
+#: and digits ("road.2.5-inch", "dog.-x", "U.S.-based", "trains,-LRB"; section 20).
+HYPH_DOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9.,]*(?:-[A-Za-z0-9]+)+")
+_HYPH_DOT_RUN = re.compile(r"[A-Za-z0-9.,]*")
+# words of ASCII letters and digits joined by "/" (and "-"): "and/or", "a-b/c"
+SLASHED = re.compile("[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?:/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)+")
 # an e-mail address: an ASCII letter or digit (or "<") first, then anything but
 # spaces, brackets ( ) < > { }, "|" and '"' on both sides of the "@"; no final "."
 _ADDR = '[^ \\t\\n\\xa0()<>{|}"'
@@ -74,14 +76,18 @@ _TLD = "com|net|org|edu|gov|mil|int|info|biz|co|uk|us|ca|de|fr|jp|au|io|tv|me"
 # not ending in "." "," ";" "!" "?" "-"
 _URL_BODY = r"[^\s<>\"(){}\[\]]*[^\s<>\"(){}\[\].,;!?-]"
 URL = re.compile(
-    rf"(?i:https?://){_URL_BODY}"
-    # "www." needs a path: its host is ASCII (or a quote), then "/" (section 20)
-    rf"|(?i:www\.)[!#-'*-.0-;=?-Z\\^_a-z|~\u2018\u2019\u201c\u201d\u201e\xab\xbb\u2039\u203a]*/"
-    rf"{_URL_BODY}"
-    rf"|[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov)[/?]"
-    rf"[^\s<>\"(){{}}\[\]]+[^\s<>\"(){{}}\[\].,;!?-]"
-    rf"|mailto:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
+    rf"(?i:https?://){_URL_BODY}|mailto:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
 )
+# "www." needs a path: its host is ASCII (or a quote), then "/" (section 20)
+_WWW_HOST = "[!#-'*-.0-;=?-Z\\\\^_a-z|~\u2018\u2019\u201c\u201d\u201e\xab\xbb\u2039\u203a]*"
+URL_WWW = re.compile(f"(?i:www\\.){_WWW_HOST}/{_URL_BODY}")
+_URL_WWW_RUN = re.compile(_WWW_HOST)
+# a domain name with a path
+URL_PATH = re.compile(
+    r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov)[/?]"
+    rf"[^\s<>\"(){{}}\[\]]+[^\s<>\"(){{}}\[\].,;!?-]"
+)
+_URL_PATH_RUN = re.compile("[A-Za-z0-9.-]*")
 # A domain in .com, .org, .net or .edu: dot groups of anything but ASCII capitals
 # and digits, " ", tab and $ ' ( ) , - / : ; < = > [ \ ] ^ _ ` { | } " @ ! ?
 # ("a★b.com", "&ab.com", "exa&mple.com"; no boundary needed after it:
@@ -102,9 +108,9 @@ APOS_WORD = re.compile(
     # a vowel, the apostrophe, a vowel ("pe'e", "graffiti'ed")
     f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_APOS}\u2018`][AEIOUaeiouA-Z]{WORD_CONT}*"
 )
-# "y'all", "l'a", "d'k"; not "y'" before an s ("y'sitting": "y" "'" "sitting")
+# "y'all", "l'a", "d'k"; not "y'" before a clitic's letters ("y'sitting", "y'dog")
 APOS_PREFIX = re.compile(
-    f"(?:[LlDd][{_APOS}]|[JjYy][{_APOS}](?![sS]))(?={LETTER})"
+    f"(?:[LlDd][{_APOS}]|[JjYy][{_APOS}](?!(?i:s|d|m|re|ve|ll)))(?={LETTER})"
     "|[DdJjLl]'(?=')"  # before a second apostrophe: "d''x" -> "d'" "'" "x"
 )
 MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3}
@@ -114,7 +120,8 @@ _AFTER_WORD = f"(?!{WORD_CONT})"
 # (no other word rule can match longer: each needs, right after the letters, a
 # character that is none of these; "." "!" "?" join only a following letter)
 PLAIN_WORD = re.compile(
-    r"[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]|[.!?](?:[\x00-\x2c/:-\x40\x5b-\x60\x7b-\x7f]|\Z)|\Z)"
+    r"[A-Za-z]+(?=[ \n;()\[\]{}\"<>*%=~^|\\]|,(?![A-Za-z0-9.,-])"
+    r"|[.!?](?:[\x00-\x2b/:-\x40\x5b-\x60\x7b-\x7f]|\Z)|\Z)"
 )
 # (a straight clitic must not run on into an ASCII letter; any other character ends it)
 #: Where the text holds an "@", only what ends an e-mail address ends a plain word.
@@ -124,7 +131,6 @@ NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){LETTER}*")
 # "'n" before a space or the end, "'n'"; a curly "’n" before anything (section 20)
 N_CLITIC = re.compile(f"'n'|'n(?={c.SPACE_CLASS}|\\Z)|\u2019n[{_APOS}]?")
 _APOS_CLITIC = re.compile(f"(.+?)[{_APOS}](?i:s|m|d|re|ve|ll)")
-_TRAILING_CLITIC = re.compile(f"[{_APOS}](?i:s|m|d|re|ve|ll)\\Z")
 _NT_QUOTES = _APOS + "`&\u2018"
 ACRONYM = re.compile(r"[A-Za-z](?:\.[A-Za-z])+")
 
@@ -241,10 +247,32 @@ class _Scanner:
         # the runs the address rules last looked at (each is read once: linear time)
         self._addr = (-1, -1, False)  # run start, run end, no address ends there
         self._dom = (-1, -1)  # run start, run end
+        self._hd = (-1, -1)  # run start, run end: no HYPH_DOT starts in it
+        self._runs: dict[str, tuple[int, int]] = {}
         #: where each ".com" (".org", ...) starts
         self._tlds = [m.start() for m in HAS_DOMAIN.finditer(text)] if self.domain else []
         #: the tokens, and "\n" for each line end between them
         self.out: list[str] = []
+
+    def run_cached(self, rule: re.Pattern, run: re.Pattern, key: str, i: int) -> re.Match | None:
+        """``rule`` at ``i``, unless it failed from an earlier start in the same run."""
+        start, end = self._runs.get(key, (-1, -1))
+        if start < i < end:
+            return None
+        m = rule.match(self.text, i)
+        if m is None:
+            self._runs[key] = (i, run.match(self.text, i).end())
+        return m
+
+    def hyph_dot_at(self, i: int) -> re.Match | None:
+        """:data:`HYPH_DOT` at ``i``; a failure holds for the rest of its run."""
+        start, end = self._hd
+        if start < i < end:
+            return None
+        m = HYPH_DOT.match(self.text, i)
+        if m is None:
+            self._hd = (i, _HYPH_DOT_RUN.match(self.text, i).end())
+        return m
 
     def mail_at(self, i: int) -> re.Match | None:
         """An e-mail address starting at ``i``, read in linear time overall."""
@@ -352,11 +380,21 @@ class _Scanner:
             (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),
             (SHARP, "plain"), (CURRENCY_PREFIX, "plain"), (PHONE, "phone"),
             (FRACTION_PAIR, "phone"), (NUMBER, "number"), (SLASHED, "word"),
-            (DOTTED, "dotted"), (HYPH_DOT, "hyphdot"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
+            (DOTTED, "dotted"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
         ):  # fmt: skip
             m = rule.match(text, i)
             if m is not None and m.end() > best_end:
                 best_end, kind = m.end(), name
+        if text[i] < "\x80":
+            m = self.hyph_dot_at(i)
+            if m is not None and m.end() > best_end:
+                best_end, kind = m.end(), "hyphdot"
+            for rule, run, key in (
+                (URL_PATH, _URL_PATH_RUN, "path"), (URL_WWW, _URL_WWW_RUN, "www")
+            ):
+                m = self.run_cached(rule, run, key, i)
+                if m is not None and m.end() > best_end:
+                    best_end, kind = m.end(), "url"
         if self.mail:
             m = self.mail_at(i)
             if m is not None and m.end() > best_end:
@@ -393,12 +431,9 @@ class _Scanner:
             self.emit(i, token)
             return best_end
         if kind == "url":
-            # a clitic at the end of an address splits off ("www.example.com's")
-            clitic = _TRAILING_CLITIC.search(token)
-            if clitic is not None:
-                best_end -= len(clitic.group())
-                token = token[: clitic.start()]
-            return self.finish_word(i, best_end, token, periods=False)
+            # one token, a final clitic included ("http://x.com/a's"; section 20)
+            self.emit(i, token)
+            return best_end
         if kind == "number":
             m = re.match(r"[0-9]+:[0-9]+(?::[0-9]+)*", token)
             return self.finish_word(i, best_end, token, periods=False)
