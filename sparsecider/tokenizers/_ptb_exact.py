@@ -129,7 +129,7 @@ PLAIN_WORD_AT = re.compile(r'[A-Za-z]+(?=[ \t\n()<>{}"|]|\Z)')
 CLITIC = re.compile("(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?![A-Za-z])|\u2019(?i:s|m|d|re|ve|ll)")
 NT = re.compile(f"(?i:[{_APOS}`\u2018]t|&apos;t){LETTER}*")
 # "'n" before a space or the end, "'n'"; a curly "’n" before anything (section 20)
-N_CLITIC = re.compile(f"'n'|'n(?={c.SPACE_CLASS}|\\Z)|\u2019n[{_APOS}]?")
+N_CLITIC = re.compile(f"'[nN]'|'[nN](?={c.SPACE_CLASS}|\\Z)|\u2019[nN][{_APOS}]?")
 _APOS_CLITIC = re.compile(f"(.+?)[{_APOS}](?i:s|m|d|re|ve|ll)")
 _NT_QUOTES = _APOS + "`&\u2018"
 ACRONYM = re.compile(r"[A-Za-z](?:\.[A-Za-z])+")
