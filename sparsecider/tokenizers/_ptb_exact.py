@@ -85,7 +85,7 @@ _URL_WWW_RUN = re.compile(_WWW_HOST)
 # a domain name with a path
 URL_PATH = re.compile(
     r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov)[/?]"
-    rf"[^\s<>\"(){{}}\[\]]+[^\s<>\"(){{}}\[\].,;!?-]"
+    r"[^\s<>\"(){}\[\]]+[^\s<>\"(){}\[\].,;!?-]"
 )
 _URL_PATH_RUN = re.compile("[A-Za-z0-9.-]*")
 # A domain in .com, .org, .net or .edu: dot groups of anything but ASCII capitals
@@ -390,7 +390,8 @@ class _Scanner:
             if m is not None and m.end() > best_end:
                 best_end, kind = m.end(), "hyphdot"
             for rule, run, key in (
-                (URL_PATH, _URL_PATH_RUN, "path"), (URL_WWW, _URL_WWW_RUN, "www")
+                (URL_PATH, _URL_PATH_RUN, "path"),
+                (URL_WWW, _URL_WWW_RUN, "www"),
             ):
                 m = self.run_cached(rule, run, key, i)
                 if m is not None and m.end() > best_end:
@@ -439,8 +440,12 @@ class _Scanner:
             return self.finish_word(i, best_end, token, periods=False)
         if kind == "hyphdot":
             head = token[: token.index("-")]
-            if head.endswith(".") and c.ABBR_SENTENCE.fullmatch(head) and len(token) <= len(head) + 2:
-                # a class-2 abbreviation reads two characters after its period and wins a tie
+            # a class-2 abbreviation reads two characters after its period and wins a tie
+            if (
+                head.endswith(".")
+                and c.ABBR_SENTENCE.fullmatch(head)
+                and len(token) - len(head) <= 2
+            ):
                 return self.finish_word(i, i + len(head) - 1, head[:-1])
         if kind == "dotted":
             head = token[:-1]
@@ -615,8 +620,9 @@ _KIND = {chr(k): _kind(chr(k)) for k in range(128)}
 def _drop_soft_hyphens(tokens: list[str]) -> list[str]:
     """Soft hyphens leave every token but tags and web and mail addresses (section 20)."""
     return [
-        t if t.startswith("<") or "@" in t or "://" in t or t[:4].lower() == "www." else
-        t.replace("\xad", "")
+        t
+        if t.startswith("<") or "@" in t or "://" in t or t[:4].lower() == "www."
+        else t.replace("\xad", "")
         for t in tokens
     ]
 
