@@ -120,7 +120,7 @@ _AFTER_WORD = f"(?!{WORD_CONT})"
 # (no other word rule can match longer: each needs, right after the letters, a
 # character that is none of these; "." "!" "?" join only a following letter)
 PLAIN_WORD = re.compile(
-    r"[A-Za-z]+(?=[ \n;()\[\]{}\"<>*%=~^|\\]|,(?![A-Za-z0-9.,-])"
+    r"[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]"
     r"|[.!?](?:[\x00-\x2b/:-\x40\x5b-\x60\x7b-\x7f]|\Z)|\Z)"
 )
 # (a straight clitic must not run on into an ASCII letter; any other character ends it)
@@ -373,7 +373,11 @@ class _Scanner:
     def word_rules(self, i: int) -> int:
         text = self.text
         m = self.plain_word.match(text, i)
-        if m is not None:  # no other rule can match longer (each needs a non-letter)
+        # no other rule can match longer (each needs a non-letter), but for a
+        # comma that may continue a period-hyphen word ("trains,-LRB")
+        if m is not None and not (
+            text.startswith(",", m.end()) and self.hyph_dot_at(i) is not None
+        ):
             return self.finish_word(i, m.end(), m.group())
         best_end, kind = i, None
         for rule, name in (
