@@ -24,7 +24,13 @@ import re
 
 from . import _ptb_exact, _ptb_fast
 
-__all__ = ["ptb_tokenize"]
+__all__ = ["LOOKAHEAD_CHARS", "LOOKAHEAD_NONBLANK", "ptb_tokenize"]
+
+#: How far a caption's output may depend on the captions after it: the
+#: reference reads on until 2 non-blank captions and 256 characters
+#: (:func:`~sparsecider.tokenizers.registry.lookahead_captions` uses the same).
+LOOKAHEAD_NONBLANK = 2
+LOOKAHEAD_CHARS = 256
 
 
 def _check(captions: list[str]) -> list[str]:
@@ -142,8 +148,6 @@ def _lookahead_end(captions: list[str], stop: int) -> int:
     The same rule as :func:`~sparsecider.tokenizers.registry.lookahead_captions`
     (a slice of a corpus reads as far ahead as the whole corpus would).
     """
-    from .registry import LOOKAHEAD_CHARS, LOOKAHEAD_NONBLANK
-
     nonblank = chars = 0
     end = stop
     while end < len(captions):

@@ -66,7 +66,7 @@ import numpy as np
 from .._kernels.tokens import Tokens
 from . import char, ja, ko, zh
 from .cjk import check_options
-from .ptb import ptb_tokenize
+from .ptb import LOOKAHEAD_CHARS, LOOKAHEAD_NONBLANK, ptb_tokenize
 from .whitespace import split_whitespace
 
 __all__ = [
@@ -362,8 +362,7 @@ def tokenize(captions: list[str], tokenizer: TokenizerLike) -> Tokens:
 
 # How far past a slice of captions the PTB lexer may need to read (see
 # :func:`lookahead_captions`).
-LOOKAHEAD_NONBLANK = 2
-LOOKAHEAD_CHARS = 256
+# LOOKAHEAD_NONBLANK (2) and LOOKAHEAD_CHARS (256) live in .ptb, which reads ahead by them
 
 
 def lookahead_captions(following: Iterable[str]) -> list[str]:
