@@ -235,7 +235,7 @@ def _cjk_section() -> str:
     text = (
         "\n### CJK tokenizers (`python -m benchmarks.bench_cjk`)\n\n"
         f"Generated captions ({cj['sizes']['images_per_language']:,} images per language, 3 to 6 "
-        "references each, `tests/fixtures/cjk_captions.py`). Agreement first: `cider_d` with "
+        "references each, `sparsecider/_demo_cjk.py`). Agreement first: `cider_d` with "
         "the tokenizer against pycocoevalcap's `Cider` on the library's own output joined with "
         "spaces. Then `get_tokenizer(name).split` over all captions against the library loop "
         "users write (for `char`, a Python loop over characters), and `cider_d` end to end "

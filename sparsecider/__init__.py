@@ -22,15 +22,23 @@ DocumentFrequencies
     Fitted document frequencies: fit once, save, load, merge, score with.
 CiderVectorizer
     CIDEr's tf-idf space as a scikit-learn transformer (imported lazily).
-ptb_tokenize
-    The reference PTB tokenizer in pure Python.
-compat, stream, dask
-    Drop-ins for pycocoevalcap, chunked scoring, Dask clusters.
+ptb_tokenize, tokens
+    The reference PTB tokenizer in pure Python; the tokens any tokenizer
+    makes of captions (what the n-grams are made of).
+SmallCorpusWarning, TokenizerWarning
+    Advice: frequencies counted over too few images; a tokenizer that
+    cannot see the captions' words.
+compat, stream, dask, significance, tokenizers, io, demo
+    Drop-ins for pycocoevalcap, chunked scoring, Dask clusters, bootstrap
+    and paired tests, tokenizers, caption and df files, the bundled example:
+    submodules, imported on first use (``sparsecider.stream.cider_d``).
 """
 
 from __future__ import annotations
 
-from ._validate import SmallCorpusWarning
+import importlib
+
+from ._validate import SmallCorpusWarning, TokenizerWarning
 from ._version import __version__
 from .api import cider, cider_d
 from .bleu import bleu
@@ -41,7 +49,13 @@ from .ids import cider_d_ids
 from .mbr import mbr_select
 from .result import CiderResult, Signature
 from .rouge import rouge_l
-from .tokenizers import ptb_tokenize
+from .tokenizers import ptb_tokenize, tokens
+
+# the submodules a user reaches for as attributes, imported on first use
+# (dask needs the dask extra: its ImportError names it)
+_SUBMODULES = (
+    "compat", "dask", "demo", "io", "significance", "stream", "tokenizers", "vectorizer",
+)  # fmt: skip
 
 
 def __getattr__(name: str):
@@ -50,7 +64,13 @@ def __getattr__(name: str):
         from .vectorizer import CiderVectorizer
 
         return CiderVectorizer
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'sparsecider' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, *_SUBMODULES})
 
 
 __all__ = [
@@ -59,6 +79,7 @@ __all__ = [
     "DocumentFrequencies",
     "Signature",
     "SmallCorpusWarning",
+    "TokenizerWarning",
     "__version__",
     "bleu",
     "cider",
@@ -69,4 +90,5 @@ __all__ = [
     "ptb_tokenize",
     "rouge_l",
     "self_cider",
+    "tokens",
 ]

@@ -17,6 +17,7 @@ import numpy as np
 
 __all__ = [
     "MAX_N",
+    "check_bool",
     "check_int",
     "check_real",
     "describe_keys",
@@ -45,6 +46,23 @@ def describe_keys(keys: Sequence[Hashable], limit: int = 5) -> str:
     shown = ", ".join(repr(k) for k in list(keys)[:limit])
     more = len(keys) - limit
     return f"[{shown}]" + (f" and {more} more" if more > 0 else "")
+
+
+def check_bool(name: str, value: object) -> bool:
+    """A bool (or a numpy bool), as a Python ``bool``: no truthy strings or numbers.
+
+    Examples
+    --------
+    >>> check_bool("include_eos", np.True_)
+    True
+    >>> check_bool("include_eos", "no")
+    Traceback (most recent call last):
+    ...
+    TypeError: include_eos must be True or False, got str 'no'
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {type_name(value)} {value!r:.60}")
+    return bool(value)
 
 
 def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None = None) -> int:

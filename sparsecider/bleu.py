@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._advice import advise
 from ._checks import MAX_N, check_int
 from ._image_shards import per_candidate
 from ._kernels.arrays import exclusive_cumsum
@@ -356,6 +357,7 @@ def bleu(
     stats = corpus_statistics(corpus, n=n, tokenizer=resolved, n_jobs=jobs)
     per_order = sentence_bleu(stats)
     corpus_values = np.array(corpus_bleu(stats))
+    advise(corpus.candidates, corpus.references, resolved)
     return CiderResult(
         score=float(corpus_values[-1]),
         scores=per_order[:, -1].copy(),

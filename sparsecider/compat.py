@@ -39,10 +39,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._checks import MAX_N, check_int, describe_keys
+from ._validate import check_df
 from .api import cider_d
 from .bleu import corpus_bleu, corpus_statistics, sentence_bleu
 from .corpus import as_corpus
-from .frequencies import NAMED, DocumentFrequencies
+from .frequencies import DocumentFrequencies
 from .io.captions import load_annotations, load_results
 from .rouge import rouge_l
 from .tokenizers import get_tokenizer
@@ -79,16 +80,10 @@ def _candidates(gts: object, res: object) -> dict:
     return {k: _one_caption(res[k], f"res[{k!r}]") for k in gts}
 
 
-def _df_option(df: object) -> object:
-    """``df`` as :func:`sparsecider.cider_d` takes it; a clear error otherwise."""
-    if isinstance(df, DocumentFrequencies) or (isinstance(df, str) and df in ("corpus", *NAMED)):
-        return df
-    raise ValueError(
-        f"df={df!r:.60}: only 'corpus' (document frequencies from the references being "
-        "scored), the name of frequencies shipped in the package ("
-        + ", ".join(map(repr, NAMED))
-        + ") or a sparsecider.DocumentFrequencies is supported"
-    )
+def _df_option(df: object) -> DocumentFrequencies | str:
+    """``df`` as every entry point takes it (``"corpus"``, a shipped name, a
+    df file, a :class:`DocumentFrequencies`), checked when the scorer is made."""
+    return check_df(df, 1) or "corpus"
 
 
 class Cider:
@@ -102,12 +97,14 @@ class Cider:
         Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
         Width of the Gaussian length penalty.
-    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, a path, or DocumentFrequencies, default "corpus"
         Document frequencies: from the references being scored (as
         pycocoevalcap), or fixed, as the CIDEr authors' scorer does with
         their ``coco-val-df`` file: ``df="coco-val2014"`` (shipped in the
         package; see :meth:`sparsecider.DocumentFrequencies.named`) gives
-        one image or a few meaningful scores.
+        one image or a few meaningful scores; or a file written by
+        ``sparsecider df fit`` / ``df convert`` (e.g. the self-critical
+        code's ``coco-train-idxs.p``, converted once).
 
     See Also
     --------
@@ -224,7 +221,7 @@ class CiderD(Cider):
         Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
         Width of the Gaussian length penalty.
-    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, a path, or DocumentFrequencies, default "corpus"
         As :class:`Cider`: the authors' ``df="coco-val-df"`` is
         ``df="coco-val2014"`` here.
 

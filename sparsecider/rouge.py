@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ._advice import advise
 from ._checks import check_real
 from ._image_shards import per_candidate
 from ._kernels.arrays import exclusive_cumsum, ranges
@@ -241,6 +242,7 @@ def rouge_l(
     corpus = as_corpus(candidates, references)
     precision, recall = per_candidate(corpus, resolved, _measure, n_jobs=jobs)
     scores = rouge_l_scores(precision, recall, beta)
+    advise(corpus.candidates, corpus.references, resolved)
     return CiderResult(
         score=float(scores.mean()),
         scores=scores,

@@ -26,6 +26,7 @@ from .registry import (
     tokenize,
     tokenize_slice,
     tokenizer_name,
+    tokens,
 )
 from .whitespace import split_whitespace
 
@@ -43,4 +44,5 @@ __all__ = [
     "tokenize",
     "tokenize_slice",
     "tokenizer_name",
+    "tokens",
 ]

@@ -13,7 +13,35 @@ import numpy as np
 from .._kernels.tokens import Tokens
 from .whitespace import split_whitespace
 
-__all__ = ["id_sequences", "id_tokens", "reference_id_tokens"]
+__all__ = ["counts_ids", "id_sequences", "id_tokenizer_name", "id_tokens", "reference_id_tokens"]
+
+
+def id_tokenizer_name(eos: int, include_eos: bool) -> str:
+    """The tokenizer name of token ids read with this end-of-sequence policy.
+
+    It is the ``tok:`` field of :func:`sparsecider.cider_d_ids`'s signature
+    and the ``tokenizer`` of document frequencies fitted on token ids, so
+    that a table records how its ids were counted.
+
+    Examples
+    --------
+    >>> id_tokenizer_name(0, False), id_tokenizer_name(0, True)
+    ('ids(eos=0)', 'ids(eos=0,with-eos)')
+    """
+    return f"ids(eos={eos}{',with-eos' if include_eos else ''})"
+
+
+def counts_ids(tokenizer: str) -> bool:
+    """Whether a tokenizer name (a table's or a signature's) is that of token
+    ids: ``ids(...)``, or ``ids`` alone for a converted legacy table whose
+    end-of-sequence policy is not known.
+
+    Examples
+    --------
+    >>> counts_ids("ids(eos=0,with-eos)"), counts_ids("ids"), counts_ids("ptb")
+    (True, True, False)
+    """
+    return tokenizer == "ids" or tokenizer.startswith("ids(")
 
 
 def id_sequences(
