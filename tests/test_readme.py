@@ -21,8 +21,6 @@ import sys
 import warnings
 from pathlib import Path
 
-import pytest
-
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 # Commands the README shows that this test leaves to others, and why: the
@@ -120,12 +118,3 @@ def test_the_python_examples_warn_nothing_they_do_not_show():
     assert result.failed == 0
     shown = [f"{w.category.__name__}: {w.message}" for w in caught]
     assert shown == [], "README examples warn without showing it:\n" + "\n".join(shown)
-
-
-@pytest.mark.parametrize("command", ["sparsecider --help", "sparsecider score --help"])
-def test_help_lists_the_tokenizers_and_every_option_has_help(command):
-    run = subprocess.run(
-        [sys.executable, "-m", "sparsecider", *command.split()[1:]], capture_output=True,
-        text=True, check=True,
-    )  # fmt: skip
-    assert run.returncode == 0 and run.stdout
