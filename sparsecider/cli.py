@@ -675,21 +675,26 @@ def _cmd_demo(args) -> int:
 # ---- the parser --------------------------------------------------------------------------
 
 
-def _positive_int(text: str) -> int:
+def _parsed(text: str, convert, what: str):
+    """``text`` converted (``int`` or ``float``), or the argparse error saying what it must be."""
     try:
-        value = int(text)
+        value = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+    if convert is float and not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = _parsed(text, int, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
     return value
 
 
 def _nonnegative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    value = _parsed(text, int, "a whole number")
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
     return value
@@ -697,11 +702,8 @@ def _nonnegative_int(text: str) -> int:
 
 def _sigma(text: str) -> float:
     """``--sigma``: the range of the API's ``sigma`` (where ``sigma**2`` stays finite)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
+    value = _parsed(text, float, "a number")
+    if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text}")
     if not SIGMA_RANGE[0] <= value <= SIGMA_RANGE[1]:
         raise argparse.ArgumentTypeError(
@@ -712,10 +714,7 @@ def _sigma(text: str) -> float:
 
 
 def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    value = _parsed(text, float, "a number")
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
     return value

@@ -418,16 +418,9 @@ def tokens(
     >>> tokens(["穿着红色T恤的男人。"], "char")
     [['穿', '着', '红', '色', 't', '恤', '的', '男', '人']]
     """
-    if isinstance(captions, str) or not isinstance(captions, Sequence):
-        raise TypeError(
-            f"captions must be a list of strings, got {type(captions).__name__}; "
-            "wrap a single caption as [caption]"
-        )
-    captions = list(captions)
-    for i, caption in enumerate(captions):
-        if not isinstance(caption, str):
-            raise TypeError(f"captions[{i}] must be a string, got {type(caption).__name__}")
-    return get_tokenizer(tokenizer, **options).tokens(captions)
+    from ..corpus import caption_list  # the one check of a list of captions
+
+    return get_tokenizer(tokenizer, **options).tokens(caption_list(captions, "captions"))
 
 
 # How far past a slice of captions the PTB lexer may need to read (see
