@@ -9,6 +9,9 @@ cider_d, cider
     Score candidates against references; return a :class:`CiderResult`.
 cider_d_ids
     CIDEr-D of integer token-id arrays (self-critical training rewards).
+RewardScorer
+    Rewards against a fixed training set whose references are cached once
+    (ids or strings), with the SCST baselines.
 bleu, rouge_l
     BLEU-1..4 and ROUGE-L exactly as pycocoevalcap's ``Bleu`` and ``Rouge``
     (the rest of the COCO caption table, without Java).
@@ -40,6 +43,7 @@ from .frequencies import DocumentFrequencies
 from .ids import cider_d_ids
 from .mbr import mbr_select
 from .result import CiderResult, Signature
+from .reward import RewardScorer
 from .rouge import rouge_l
 from .tokenizers import ptb_tokenize
 
@@ -57,6 +61,7 @@ __all__ = [
     "CiderResult",
     "CiderVectorizer",
     "DocumentFrequencies",
+    "RewardScorer",
     "Signature",
     "SmallCorpusWarning",
     "__version__",

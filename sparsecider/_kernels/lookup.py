@@ -14,7 +14,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["bucket_index", "lookup_buckets", "lookup_sorted", "merge_sorted", "merge_two"]
+__all__ = [
+    "bucket_index",
+    "bucket_positions",
+    "lookup_buckets",
+    "lookup_sorted",
+    "merge_sorted",
+    "merge_two",
+]
 
 
 def merge_sorted(
@@ -151,6 +158,42 @@ def lookup_buckets(
         wanted = keys[active]
         hit = stored == wanted
         out[active[hit]] += counts[at[hit]]
+        # sorted buckets: go on only while the stored key is still smaller
+        active = active[(stored < wanted) & (at + 1 < end[active])]
+        position[active] += 1
+    return out
+
+
+def bucket_positions(
+    table: np.ndarray, index: np.ndarray, bucket: np.ndarray, keys: np.ndarray
+) -> np.ndarray:
+    """The position of each key in ``table`` (-1 where absent), searched in its bucket.
+
+    Preconditions: ``table[index[b]:index[b + 1]]`` is bucket b, strictly
+    increasing, and ``bucket[i]`` is key i's bucket.  Several sorted tables
+    laid end to end, each with its own :func:`bucket_index` shifted by the
+    table's offset, are searched in one call (the per-order n-gram tables
+    of a reference cache).  The steps are those of :func:`lookup_buckets`.
+    Cost: O(len(keys)), about two random reads per key.
+
+    Examples
+    --------
+    >>> table = np.array([2, 5, 9, 3, 7], dtype=np.uint64)  # two tables: [2, 5, 9], [3, 7]
+    >>> index = np.array([0, 2, 3, 3, 5])  # buckets [2, 5], [9]; [], [3, 7]
+    >>> keys = np.array([5, 9, 7, 4], dtype=np.uint64)
+    >>> bucket_positions(table, index, np.array([0, 1, 3, 3]), keys).tolist()
+    [1, 2, 4, -1]
+    """
+    position = index[bucket].astype(np.int64)
+    end = index[bucket + 1]
+    out = np.full(keys.shape[0], -1, dtype=np.int64)
+    active = np.flatnonzero(position < end)
+    while active.shape[0]:
+        at = position[active]
+        stored = table[at]
+        wanted = keys[active]
+        hit = stored == wanted
+        out[active[hit]] = at[hit]
         # sorted buckets: go on only while the stored key is still smaller
         active = active[(stored < wanted) & (at + 1 < end[active])]
         position[active] += 1
