@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 import sparsecider
 from sparsecider import DocumentFrequencies, RewardScorer, cider_d_ids
-from sparsecider._kernels.hashtable import build_table, find, table_bits
 from sparsecider._kernels.lookup import bucket_index, bucket_positions
 from sparsecider._kernels.rows import padded_hashes, row_ngrams
 from sparsecider.tokenizers import split_whitespace
@@ -68,19 +67,6 @@ def test_row_ngrams_keeps_a_key_equal_to_the_sentinel():
     keys, group, counts = row_ngrams(rows, np.array([3, 1]), 1)
     assert keys.tolist() == [5, 2**64 - 1, 7] and counts.tolist() == [1, 2, 1]
     assert group.tolist() == [0, 0, 1]
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.sets(st.integers(0, 2**40), max_size=300), st.lists(st.integers(0, 2**40), max_size=50))
-def test_hash_table_finds_exactly_the_keys(keys, queries):
-    keys = np.array(sorted(keys), dtype=np.int64)
-    # few bits: many collisions, long probe runs
-    for bits in (table_bits(keys.shape[0]), max(4, int(keys.shape[0]).bit_length() + 1)):
-        table = build_table(keys, bits)
-        assert np.sort(table[table >= 0]).tolist() == list(range(keys.shape[0]))
-        q = np.array(queries + keys[::3].tolist(), dtype=np.int64)
-        position = {k: i for i, k in enumerate(keys.tolist())}
-        assert find(table, keys, q).tolist() == [position.get(k, -1) for k in q.tolist()]
 
 
 @settings(max_examples=60, deadline=None)

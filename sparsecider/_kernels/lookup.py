@@ -120,15 +120,16 @@ def lookup_sorted(
     return out
 
 
-def bucket_index(table: np.ndarray) -> np.ndarray:
+def bucket_index(table: np.ndarray, extra_bits: int = 0) -> np.ndarray:
     """Where each bucket of a sorted key table starts, for :func:`lookup_buckets`.
 
     Keys are hashes, so their top bits are uniform: with B = bit_length(n) - 1
-    top bits as the bucket, buckets hold about 2 keys each.  ``out[b]`` is
+    top bits as the bucket, buckets hold about 2 keys each (each of
+    ``extra_bits`` more halves that, and doubles the index).  ``out[b]`` is
     the position of the first key whose top B bits are >= b; shape
     (2**B + 1,).  Cost: one ``bincount`` over the table.
     """
-    bits = max(int(table.shape[0]).bit_length() - 1, 1)
+    bits = max(int(table.shape[0]).bit_length() - 1 + extra_bits, 1)
     bucket = (table >> np.uint64(64 - bits)).astype(np.int64)
     dtype = np.int32 if table.shape[0] < 2**31 else np.int64
     index = np.zeros((1 << bits) + 1, dtype=dtype)
@@ -184,17 +185,25 @@ def bucket_positions(
     >>> bucket_positions(table, index, np.array([0, 1, 3, 3]), keys).tolist()
     [1, 2, 4, -1]
     """
-    position = index[bucket].astype(np.int64)
-    end = index[bucket + 1]
-    out = np.full(keys.shape[0], -1, dtype=np.int64)
-    active = np.flatnonzero(position < end)
+    if table.shape[0] == 0:
+        return np.full(keys.shape[0], -1, dtype=np.int64)
+    start = index[bucket].astype(np.int64)
+    end = index[bucket + 1].astype(np.int64)
+    # the first place of every bucket at once (most keys end there), then
+    # the keys still below their bucket's entries, a place further each step
+    stored = np.take(table, start, mode="clip")
+    found = (stored == keys) & (start < end)
+    out = np.where(found, start, -1)
+    more = (stored < keys) & (start + 1 < end)
+    active = np.flatnonzero(more)
+    position = np.compress(more, start) + 1
+    end, wanted = np.compress(more, end), np.compress(more, keys)
     while active.shape[0]:
-        at = position[active]
-        stored = table[at]
-        wanted = keys[active]
+        stored = table[position]
         hit = stored == wanted
-        out[active[hit]] = at[hit]
-        # sorted buckets: go on only while the stored key is still smaller
-        active = active[(stored < wanted) & (at + 1 < end[active])]
-        position[active] += 1
+        out[np.compress(hit, active)] = np.compress(hit, position)
+        position += 1
+        go = (stored < wanted) & (position < end)
+        active, position = np.compress(go, active), np.compress(go, position)
+        end, wanted = np.compress(go, end), np.compress(go, wanted)
     return out
