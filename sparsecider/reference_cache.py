@@ -12,7 +12,8 @@ here, for every image, into flat arrays:
   each with its document frequency and a bucket index for lookups
   (:func:`sparsecider._kernels.lookup.bucket_positions`);
 - per image, its references' n-gram entries, grouped by ``g`` (order after
-  order): ``g``, the reference's position in the image and the count;
+  order): ``g``, and the reference's position in the image and the count
+  packed in one small integer (one byte for 5 references of up to 50 words);
 - per reference, its length and per order the norm of its tf-idf vector.
 
 A batch then touches only its candidates and the entries of its own images
@@ -88,8 +89,8 @@ class ReferenceCache:
     reference_norms: np.ndarray  # (n, n_references)
     entry_offsets: np.ndarray  # (n_images + 1,) images -> entries
     entry_g: np.ndarray  # (n_entries,) vocabulary index, grouped by image then g
-    entry_reference: np.ndarray  # (n_entries,) reference position within its image
-    entry_count: np.ndarray  # (n_entries,) occurrences in that reference
+    entry_code: np.ndarray  # (n_entries,) reference (within the image) * code_base + count
+    code_base: int
     vocabulary: np.ndarray  # (V,) uint64 keys, order after order, each order sorted
     vocabulary_df: np.ndarray  # (V + 1,) uint32 document frequencies, then 0
     order_offsets: np.ndarray  # (n + 1,) order k's keys: vocabulary[off[k - 1]:off[k]]
@@ -136,19 +137,28 @@ class ReferenceCache:
         """
         n_images = reference_offsets.shape[0] - 1
         n_refs = int(reference_offsets[-1])
-        ref_image = np.repeat(np.arange(n_images, dtype=np.int64), np.diff(reference_offsets))
+        refs_per_image = np.diff(reference_offsets)
+        ref_image = np.repeat(np.arange(n_images, dtype=np.int32), refs_per_image)
+        # an entry's reference (within its image) and count in one small integer
+        base = int(tokens.lengths.max(initial=0)) + 1  # a count is at most a length
+        code_dtype = _smallest_uint(int(refs_per_image.max(initial=1)) * base)
+        ref_code = (np.arange(n_refs) - reference_offsets[ref_image]) * base
         norms = np.empty((n, n_refs))
-        vocabulary, vocabulary_df, columns, rows, counts = [], [], [], [], []
+        vocabulary, vocabulary_df, per_g, images, codes = [], [], [], [], []
         index_parts, shifts, covered = [], [], []
         offset = 0
         for k, (keys, indptr) in enumerate(ngram_keys(tokens.hashes, tokens.lengths, n)):
             matrix, column_keys = count_columns(keys, indptr)
             freq = df.lookup(column_keys, k + 1)
             covered.append(int(np.count_nonzero(freq)) == df.keys(k + 1).shape[0])
-            rows.append(matrix.indices.astype(np.int64))
-            counts.append(matrix.data.astype(np.int64))
-            columns.append(matrix.indptr[1:] - matrix.indptr[:-1])
+            images.append(ref_image[matrix.indices])
+            code = ref_code[matrix.indices]
+            code += matrix.data.astype(np.int64)
+            codes.append(code.astype(code_dtype))
+            del code
+            per_g.append(np.diff(matrix.indptr))
             norms[k] = slot_norms(apply_idf(matrix, idf(freq, df.n_images)))
+            del matrix
             index = bucket_index(column_keys, BUCKET_BITS).astype(np.int64)
             index_parts.append(index + offset)
             shifts.append(64 - (int(index.shape[0] - 1).bit_length() - 1))
@@ -157,21 +167,17 @@ class ReferenceCache:
             offset += column_keys.shape[0]
         order_offsets = exclusive_cumsum(np.array([v.shape[0] for v in vocabulary]))
         size = int(order_offsets[-1])
-        ref = np.concatenate(rows)
-        count = np.concatenate(counts)
         # entries come order after order, each order column after column: the
         # columns of all orders together are the vocabulary indices g.  The
         # transposition to images x g is scipy's counting sort (entries of one
         # image keep their g order; the references sharing a g stay adjacent)
-        per_g = np.concatenate(columns)
+        g_offsets = exclusive_cumsum(np.concatenate(per_g))
         by_g = sp.csc_matrix(
-            (np.arange(ref.shape[0], dtype=np.int64), ref_image[ref], exclusive_cumsum(per_g)),
-            shape=(n_images, size),
+            (np.concatenate(codes), np.concatenate(images), g_offsets), shape=(n_images, size)
         )
+        del codes, images
         by_image = by_g.tocsr()
-        source = by_image.data
-        ref_local = ref - reference_offsets[ref_image[ref]]
-        g_dtype = np.int32 if size < 2**31 else np.int64
+        del by_g
         index = np.concatenate(index_parts)
         # a last 0: the frequency of "in no reference" (vocabulary index -1)
         vocabulary_df = np.concatenate([*vocabulary_df, np.zeros(1, np.uint32)])
@@ -182,11 +188,9 @@ class ReferenceCache:
             reference_length=np.maximum(tokens.lengths - 1, 0).astype(np.int32),
             reference_norms=norms,
             entry_offsets=by_image.indptr.astype(np.int64),
-            entry_g=by_image.indices.astype(g_dtype),
-            entry_reference=ref_local[source].astype(
-                _smallest_uint(int(np.diff(reference_offsets).max(initial=1)))
-            ),
-            entry_count=count[source].astype(_smallest_uint(int(count.max(initial=1)))),
+            entry_g=by_image.indices.astype(np.int32 if size < 2**31 else np.int64, copy=False),
+            entry_code=by_image.data,
+            code_base=base,
             vocabulary=np.concatenate(vocabulary),
             vocabulary_df=vocabulary_df,
             order_offsets=order_offsets,
@@ -280,8 +284,10 @@ class ReferenceCache:
         per_match = np.diff(run_start, append=image_g.shape[0])[found]
         term_cand = np.repeat(cand_entry, per_match)
         term_ref = np.take(entry, ranges(np.take(run_start, found), per_match))
+        code = np.take(self.entry_code, term_ref)
+        term_ref_in_image, term_count = np.divmod(code, self.code_base)
         # a matched reference n-gram has the candidate's idf
-        ref_value = np.take(self.entry_count, term_ref) * np.take(idf_values, term_cand)
+        ref_value = term_count * np.take(idf_values, term_cand)
         cand_value = np.take(weights, term_cand)
         if clip:
             terms = np.minimum(cand_value, ref_value)
@@ -289,7 +295,7 @@ class ReferenceCache:
         else:
             terms = cand_value * ref_value
         pair = np.take(pair_base, np.take(row, term_cand))
-        pair += np.take(self.entry_reference, term_ref)
+        pair += term_ref_in_image
         pair += np.take(order, term_cand) * n_pairs
         dots = np.bincount(pair, terms, minlength=n * n_pairs).astype(np.float64, copy=False)
 

@@ -138,11 +138,11 @@ class RewardScorer:
                 "df='corpus' needs references to count over; pass df='corpus' here (counted "
                 "over these references) or a DocumentFrequencies"
             )
-        tokens, offsets = reference_id_tokens(
-            rows, counts, eos=self.eos, pad=self.pad, include_eos=include_eos
-        )
-        largest = max((int(r.max(initial=0)) for r in rows), default=0)
+        largest = int(np.concatenate(rows).max(initial=0))
         self._hasher = IdHasher(min(largest + 1, ID_TABLE_LIMIT))
+        tokens, offsets = reference_id_tokens(
+            rows, counts, eos=self.eos, pad=self.pad, include_eos=include_eos, hasher=self._hasher
+        )
         self._tokenize = self._ids
         label = f"ids(eos={self.eos}{',with-eos' if include_eos else ''})"
         self._setup(tokens, offsets, keys, label)

@@ -8,6 +8,8 @@ are such strings).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .._kernels.tokens import Tokens
@@ -99,23 +101,30 @@ def id_tokens(flat: np.ndarray, lengths: np.ndarray) -> Tokens:
 
 
 def reference_id_tokens(
-    rows: list[np.ndarray], counts: np.ndarray, *, eos: int, pad: int | None, include_eos: bool
+    rows: list[np.ndarray],
+    counts: np.ndarray,
+    *,
+    eos: int,
+    pad: int | None,
+    include_eos: bool,
+    hasher: Callable[[np.ndarray, np.ndarray], Tokens] | None = None,
 ) -> tuple[Tokens, np.ndarray]:
     """Tokens of all reference id rows (image after image) and the image offsets.
 
     ``rows`` are 1-D int64 arrays, ``counts`` the rows per image (as checked
-    by :func:`sparsecider.corpus.reference_id_rows`).
+    by :func:`sparsecider.corpus.reference_id_rows`).  ``hasher`` turns the
+    kept ids and their lengths into tokens (default :func:`id_tokens`).
     """
     lengths = np.array([r.shape[0] for r in rows], dtype=np.int64)
     padded = np.zeros((len(rows), int(lengths.max(initial=0))), dtype=np.int64)
-    for j, r in enumerate(rows):
-        padded[j, : r.shape[0]] = r
+    if rows:  # row after row, as the mask's True entries run
+        padded[np.arange(padded.shape[1]) < lengths[:, None]] = np.concatenate(rows)
     flat, kept = id_sequences(
         padded, eos=eos, pad=pad, include_eos=include_eos, row_lengths=lengths
     )
     offsets = np.zeros(counts.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    return id_tokens(flat, kept), offsets
+    return (id_tokens if hasher is None else hasher)(flat, kept), offsets
 
 
 class IdHasher:
