@@ -12,6 +12,9 @@ cider_d_ids
 RewardScorer
     Rewards against a fixed training set whose references are cached once
     (ids or strings), with the SCST baselines.
+CiderAccumulator
+    A corpus score (CIDEr-D, CIDEr, BLEU, ROUGE-L) filled batch by batch on
+    any number of processes; states merge exactly.
 bleu, rouge_l
     BLEU-1..4 and ROUGE-L exactly as pycocoevalcap's ``Bleu`` and ``Rouge``
     (the rest of the COCO caption table, without Java).
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 from ._validate import SmallCorpusWarning
 from ._version import __version__
+from .accumulate import CiderAccumulator
 from .api import cider, cider_d
 from .bleu import bleu
 from .cider_r import cider_r
@@ -58,6 +62,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "CiderAccumulator",
     "CiderResult",
     "CiderVectorizer",
     "DocumentFrequencies",

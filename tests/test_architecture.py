@@ -196,3 +196,42 @@ def test_old_module_paths_still_work_with_a_deprecation_warning(old, new, name):
     with pytest.warns(DeprecationWarning, match=rf"sparsecider\.{old} is deprecated"):
         shim = importlib.import_module(f"sparsecider.{old}")
     assert getattr(shim, name) is getattr(importlib.import_module(f"sparsecider.{new}"), name)
+
+
+def test_every_module_declares_its_public_names():
+    """Each module (not the package markers) has an ``__all__`` of names it defines."""
+    exempt = {"__init__.py", "__main__.py", "_version.py"}
+    shims = {PACKAGE / f"{old}.py" for old in ("stats", "scoring", "tokenize", "ptb")}  # 0.1 paths
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name in exempt or path in shims:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        declared = [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+        ]
+        assert declared, f"{path.relative_to(PACKAGE.parent)} has no __all__"
+        names = {elt.value for elt in declared[0].elts}
+        defined = set()
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                defined.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    elts = target.elts if isinstance(target, ast.Tuple) else [target]
+                    defined.update(e.id for e in elts if isinstance(e, ast.Name))
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                defined.update(alias.asname or alias.name for alias in node.names)
+        assert names <= defined, f"{path.name}: __all__ names {sorted(names - defined)} undefined"
+
+
+def test_the_facade_documents_each_public_name():
+    import sparsecider
+
+    doc = sparsecider.__doc__
+    for name in sparsecider.__all__:
+        if name not in ("__version__", "SmallCorpusWarning", "Signature", "compat"):
+            assert name in doc, f"sparsecider.{name} is not described in the package docstring"
