@@ -39,6 +39,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._checks import MAX_N, check_int, describe_keys
+from ._reference_memo import ReferenceMemo
 from .api import cider_d
 from .bleu import corpus_bleu, corpus_statistics, sentence_bleu
 from .corpus import as_corpus
@@ -252,8 +253,17 @@ class CiderD(Cider):
 
     _name = "CIDEr-D"
 
-    def __init__(self, n: int = 4, sigma: float = 6.0, df: object = "corpus") -> None:
+    def __init__(
+        self, n: int = 4, sigma: float = 6.0, df: object = "corpus", *,
+        cache_references: bool = True,
+    ) -> None:  # fmt: skip
         super().__init__(n=n, sigma=sigma, df=df)
+        self._memo = None
+        if cache_references and self._df != "corpus":
+            frequencies = (
+                DocumentFrequencies.named(self._df) if isinstance(self._df, str) else self._df
+            )
+            self._memo = ReferenceMemo(df=frequencies, n=self._n, sigma=self._sigma)
 
     def compute_score(self, gts: Mapping, res) -> tuple[np.float64, np.ndarray]:
         """Score ``res`` against ``gts``.
@@ -320,7 +330,45 @@ class CiderD(Cider):
                 )
             candidates.append(_one_caption(entry["caption"], f"res[{i}]['caption']"))
             references.append(gts[entry["image_id"]])
+        if self._df != "corpus":
+            try:
+                return self._score_by_references(candidates, references)
+            except (TypeError, ValueError):
+                pass  # scored entry by entry below, whose message names the entry
         return self._score(candidates, references)
+
+    def _score_by_references(self, candidates, references) -> tuple[np.float64, np.ndarray]:
+        """Entries sharing a reference list, scored as one image's candidates.
+
+        With fixed document frequencies a candidate's score depends only on
+        its own references, so the entries of one image (SCST code gives
+        its samples and its greedy caption an entry each, with the same
+        references) are scored against one copy of them: the same numbers,
+        the references tokenized and counted once per image instead of once
+        per entry.
+        """
+        key: dict[int, tuple] = {}  # SCST code shares one list object per image
+        group: dict[tuple, int] = {}
+        of_entry = []
+        for refs in references:
+            found = key.get(id(refs))
+            if found is None:
+                found = key[id(refs)] = tuple(refs)
+            of_entry.append(group.setdefault(found, len(group)))
+        members: list[list[int]] = [[] for _ in group]
+        for i, g in enumerate(of_entry):
+            members[g].append(i)
+        grouped = [[candidates[i] for i in m] for m in members]
+        if self._memo is not None:
+            flat = self._memo.score(grouped, list(group))
+        else:
+            flat = cider_d(
+                grouped, [list(refs) for refs in group], n=self._n, sigma=self._sigma,
+                df=self._df, tokenizer="whitespace",
+            ).scores  # fmt: skip
+        scores = np.empty(len(candidates))
+        scores[[i for m in members for i in m]] = flat
+        return np.float64(scores.mean()), scores
 
 
 class Bleu:

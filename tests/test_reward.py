@@ -348,3 +348,43 @@ def test_the_cache_groups_each_images_entries_by_ngram():
         g = cache.entry_g[cache.entry_offsets[i] : cache.entry_offsets[i + 1]]
         assert (np.diff(g.astype(np.int64)) >= 0).all()
     assert cache.nbytes > 0 and "RewardScorer(n_images=3" in repr(scorer)
+
+
+# ---- compat.CiderD: the drop-in SCST code calls with strings ------------------------
+
+
+def scst_compute_score(scorer, train_text, images, samples, greedy, k):
+    """As self-critical.pytorch's get_self_critical_reward builds its call."""
+    from benchmarks.bench_rl import as_text as to_str
+
+    res = [to_str(r) for r in samples] + [to_str(r) for r in greedy]
+    gts = [train_text[i] for i in images]
+    res_ = [{"image_id": i, "caption": [c]} for i, c in enumerate(res)]
+    gts_ = {i: gts[i // k] for i in range(len(samples))}
+    gts_.update({i + len(samples): gts[i] for i in range(len(images))})
+    return scorer.compute_score(gts_, res_)[1]
+
+
+def test_compat_cider_d_remembers_references_with_the_same_numbers(scst):
+    from sparsecider.compat import CiderD
+
+    _, text, _, ids_scorer = scst
+    df = DocumentFrequencies.from_references(text, tokenizer="whitespace")
+    assert df == ids_scorer.df
+    remembering, plain = CiderD(df=df), CiderD(df=df, cache_references=False)
+    remembering._memo.first_build = 6  # build the scorer after a few batches
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        images = rng.choice(12, 4, replace=False)  # images come back: the memo serves them
+        samples = rng.integers(0, 45, (4 * 5, 14))
+        greedy = rng.integers(0, 45, (4, 14))
+        got = scst_compute_score(remembering, text, images, samples, greedy, 5)
+        want = scst_compute_score(plain, text, images, samples, greedy, 5)
+        assert np.array_equal(got, want)
+        rows = np.vstack((samples, greedy))
+        image_of_row = np.concatenate((np.repeat(images, 5), images))
+        np.testing.assert_allclose(
+            got, reference_rewards(scst, rows, image_of_row), rtol=0, atol=1e-12
+        )
+    memo = remembering._memo
+    assert memo._scorer is not None and memo.n_remembered == 9 and len(memo._known) >= 6
