@@ -86,15 +86,19 @@ class ReferenceMemo:
                 n=self.n, sigma=self.sigma, df=self.df, tokenizer="whitespace",
             )  # fmt: skip
             out[np.concatenate([np.arange(start[g], start[g + 1]) for g in unseen])] = result.scores
-            self._remember([references[g] for g in unseen])
+            self.remember([references[g] for g in unseen], now=False)
         return out
 
-    def _remember(self, lists: list[tuple]) -> None:
+    def remember(self, lists: list[tuple], *, now: bool = True) -> None:
+        """Queue reference lists; build the scorer over all lists seen when ``now``,
+        else once the queue is as long as the scorer (and ``first_build``)."""
         with self._lock:
             for refs in lists:
                 if refs not in self._known:
                     self._queued[refs] = None
-            if len(self._queued) < max(self.first_build, len(self._known)):
+            if not self._queued or (
+                not now and len(self._queued) < max(self.first_build, len(self._known))
+            ):
                 return
             lists = self._lists + list(self._queued)
             self._queued = {}

@@ -42,7 +42,7 @@ from ._checks import MAX_N, check_int, describe_keys
 from ._reference_memo import ReferenceMemo
 from .api import cider_d
 from .bleu import corpus_bleu, corpus_statistics, sentence_bleu
-from .corpus import as_corpus
+from .corpus import as_corpus, check_references
 from .frequencies import NAMED, DocumentFrequencies
 from .io.captions import load_annotations, load_results
 from .rouge import rouge_l
@@ -229,10 +229,20 @@ class CiderD(Cider):
         As :class:`Cider`: the authors' ``df="coco-val-df"`` is
         ``df="coco-val2014"`` here.
 
+    cache_references : bool, default True
+        With fixed ``df``, remember the reference lists of every call and
+        serve the images seen before from a cache of their n-grams, tf-idf
+        and norms (a :class:`sparsecider.RewardScorer` over them, rebuilt
+        as it grows; see :meth:`remember`): the same numbers, bit for bit,
+        at about the speed of the scorer once the training set has been
+        seen.  Memory grows to that of the scorer over the training set.
+
     ``compute_score(gts, res)`` accepts ``res`` as that code does, a list of
     ``{"image_id": id, "caption": [caption]}`` dicts, in which case every
     entry is its own document (as there) and scores follow ``res``'s order;
-    or as a dict like :class:`Cider`.
+    or as a dict like :class:`Cider`.  With fixed ``df`` the entries sharing
+    a reference list (an image's samples and greedy caption) are scored as
+    one image's candidates: their references are read once.
 
     Raises
     ------
@@ -264,6 +274,29 @@ class CiderD(Cider):
                 DocumentFrequencies.named(self._df) if isinstance(self._df, str) else self._df
             )
             self._memo = ReferenceMemo(df=frequencies, n=self._n, sigma=self._sigma)
+
+    def remember(self, references: object) -> None:
+        """Cache reference lists now (a list of lists of strings, or a dict of them).
+
+        With fixed document frequencies, reference lists are remembered as
+        calls bring them and served from a cache once seen (see the
+        class's description); giving the whole training set here before
+        the first epoch serves every batch from the cache at once (one
+        build: about 5 s and 260 MiB for 113,287 images x 5 references).
+
+        Raises
+        ------
+        ValueError
+            With ``df="corpus"`` (nothing is remembered then) or
+            ``cache_references=False``.
+        """
+        if self._memo is None:
+            raise ValueError(
+                "this CiderD remembers nothing: it needs fixed document frequencies (df=) "
+                "and cache_references=True"
+            )
+        ref_lists, _ = check_references(references)
+        self._memo.remember([tuple(refs) for refs in ref_lists])
 
     def compute_score(self, gts: Mapping, res) -> tuple[np.float64, np.ndarray]:
         """Score ``res`` against ``gts``.

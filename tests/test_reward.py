@@ -388,3 +388,20 @@ def test_compat_cider_d_remembers_references_with_the_same_numbers(scst):
         )
     memo = remembering._memo
     assert memo._scorer is not None and memo.n_remembered == 9 and len(memo._known) >= 6
+
+
+def test_compat_cider_d_remember_serves_the_first_batch_from_the_cache(scst):
+    from sparsecider.compat import CiderD
+
+    _, text, _, ids_scorer = scst
+    scorer = CiderD(df=ids_scorer.df)
+    scorer.remember(text)
+    assert scorer._memo.n_remembered == len(text) and len(scorer._memo._known) == len(text)
+    rng = np.random.default_rng(4)
+    images = rng.choice(len(text), 3, replace=False)
+    samples, greedy = rng.integers(0, 45, (15, 12)), rng.integers(0, 45, (3, 12))
+    got = scst_compute_score(scorer, text, images, samples, greedy, 5)
+    plain = CiderD(df=ids_scorer.df, cache_references=False)
+    assert np.array_equal(got, scst_compute_score(plain, text, images, samples, greedy, 5))
+    with pytest.raises(ValueError, match=r"remembers nothing: it needs fixed document frequencies"):
+        CiderD().remember(text)

@@ -89,11 +89,12 @@ def row_ngrams(rows: np.ndarray, lengths: np.ndarray, n: int):
             keys[: every.shape[0]] = every
         np.copyto(grid[k - 1], keys.reshape(n_rows, width), where=valid[k - 1])
     grid.sort(axis=-1)
-    values = grid[valid]  # order, row, then increasing keys
+    values = np.compress(valid.ravel(), grid.ravel())  # order, row, then increasing keys
     group = np.repeat(np.arange(n * n_rows, dtype=np.int64), n_valid.ravel())
-    new = np.ones(values.shape[0], dtype=bool)
-    if values.shape[0] > 1:
-        new[1:] = (values[1:] != values[:-1]) | (group[1:] != group[:-1])
+    new = np.empty(values.shape[0], dtype=bool)
+    new[:1] = True
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    new[1:] |= group[1:] != group[:-1]
     starts = np.flatnonzero(new)
     counts = np.diff(starts, append=values.shape[0])
-    return values[starts], group[starts], counts
+    return np.take(values, starts), np.take(group, starts), counts
