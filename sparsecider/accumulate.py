@@ -217,6 +217,13 @@ class CiderAccumulator:
         self._add([part])
 
     def _add(self, parts: list[dict]) -> None:
+        parts = [part for part in parts if part["ids"].shape[0]]  # an empty rank adds nothing
+        kinds = {part["ids"].dtype.kind for part in [*self._parts, *parts]}
+        if len(kinds) > 1:
+            raise TypeError(
+                "image ids must be of one kind across states: integers in some, strings in "
+                "others; use the same ids everywhere"
+            )
         new = [i for part in parts for i in part["ids"].tolist()]
         again = [i for i in new if i in self._seen]
         if again:

@@ -284,3 +284,19 @@ def test_a_custom_tokenizer_travels_by_name():
     again = CiderAccumulator.from_state(acc.state(), tokenizer=letters)
     again.update({2: "ab"}, {2: ["ba"]})
     assert again.merge(acc.state().copy() | {"ids": np.array([3])}).n_images == 3
+
+
+def test_string_ids_with_an_empty_rank_and_mixed_kinds_refused():
+    refs = {"x": ["a dog runs"], "y": ["a red bus"], "z": ["a cat"]}
+    cands = {"x": "a dog", "y": "a bus", "z": "a cat"}
+    ranks = [CiderAccumulator(tokenizer="whitespace") for _ in range(3)]
+    ranks[0].update({"x": cands["x"]}, {"x": refs["x"]})
+    ranks[2].update({k: cands[k] for k in "yz"}, {k: refs[k] for k in "yz"})
+    states = [pickle.loads(pickle.dumps(r.state())) for r in ranks]  # ranks[1] is empty
+    got = CiderAccumulator(tokenizer="whitespace").merge(*states).compute()
+    want = sparsecider.cider_d(cands, refs, tokenizer="whitespace")
+    assert got.ids == ("x", "y", "z") and np.array_equal(got.scores, want.scores)
+    numbered = CiderAccumulator(tokenizer="whitespace")
+    numbered.update(["a dog"], [["a dog"]], ids=[1])
+    with pytest.raises(TypeError, match=r"image ids must be of one kind across states"):
+        numbered.merge(states[0])
