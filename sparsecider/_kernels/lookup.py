@@ -5,7 +5,8 @@ with a count each.  These kernels merge such tables (summing the counts of
 equal keys) and add a table's counts to the positions of matching query
 keys, by a two-run merge (:func:`lookup_sorted`, for two tables of similar
 size) or through a bucket index on the keys' top bits (:func:`lookup_buckets`,
-for few queries against a large table).
+for few queries against a large table; :func:`bucket_positions` returns
+where each key is, in several tables at once).
 """
 
 from __future__ import annotations
