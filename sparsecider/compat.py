@@ -282,7 +282,7 @@ class CiderD(Cider):
         calls bring them and served from a cache once seen (see the
         class's description); giving the whole training set here before
         the first epoch serves every batch from the cache at once (one
-        build: about 5 s and 260 MiB for 113,287 images x 5 references).
+        build: 5-8 s and 257 MiB for 113,287 images x 5 references).
 
         Raises
         ------

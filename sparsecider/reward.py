@@ -85,10 +85,10 @@ class RewardScorer:
     Notes
     -----
     Building the cache costs about as much as fitting the document
-    frequencies: for 113,287 images x 5 references, 5.8 s, 257 MiB held
+    frequencies: for 113,287 images x 5 references, 6 s, 257 MiB held
     (mostly one 4-byte n-gram index and a 1-byte reference-and-count code
     per distinct n-gram of each reference, 28 million of them) and a peak
-    of about 930 MiB while building; 40,504 images: 1.6 s, 101 MiB.  A
+    of about 930 MiB while building; 40,504 images: 1.7 s, 101 MiB.  A
     batch then costs O(its candidates' n-grams + its images' cached
     entries), about 2 ms for 300 candidates (see the README).  One scorer
     may serve several threads.
