@@ -9,6 +9,12 @@ cider_d, cider
     Score candidates against references; return a :class:`CiderResult`.
 cider_d_ids
     CIDEr-D of integer token-id arrays (self-critical training rewards).
+RewardScorer
+    Rewards against a fixed training set whose references are cached once
+    (ids or strings), with the SCST baselines.
+CiderAccumulator
+    A corpus score (CIDEr-D, CIDEr, BLEU, ROUGE-L) filled batch by batch on
+    any number of processes; states merge exactly.
 bleu, rouge_l
     BLEU-1..4 and ROUGE-L exactly as pycocoevalcap's ``Bleu`` and ``Rouge``
     (the rest of the COCO caption table, without Java).
@@ -40,6 +46,7 @@ import importlib
 
 from ._validate import SmallCorpusWarning, TokenizerWarning
 from ._version import __version__
+from .accumulate import CiderAccumulator
 from .api import cider, cider_d
 from .bleu import bleu
 from .cider_r import cider_r
@@ -48,6 +55,7 @@ from .frequencies import DocumentFrequencies
 from .ids import cider_d_ids
 from .mbr import mbr_select
 from .result import CiderResult, Signature
+from .reward import RewardScorer
 from .rouge import rouge_l
 from .tokenizers import ptb_tokenize, tokens
 
@@ -74,9 +82,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "CiderAccumulator",
     "CiderResult",
     "CiderVectorizer",
     "DocumentFrequencies",
+    "RewardScorer",
     "Signature",
     "SmallCorpusWarning",
     "TokenizerWarning",

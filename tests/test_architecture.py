@@ -186,3 +186,41 @@ def test_the_alias_modules_of_unreleased_versions_are_gone(old):
 
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(f"sparsecider.{old}")
+
+
+def test_every_module_declares_its_public_names():
+    """Each module (not the package markers) has an ``__all__`` of names it defines."""
+    exempt = {"__init__.py", "__main__.py", "_version.py"}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name in exempt:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        declared = [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+        ]
+        assert declared, f"{path.relative_to(PACKAGE.parent)} has no __all__"
+        names = {elt.value for elt in declared[0].elts}
+        defined = set()
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                defined.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    elts = target.elts if isinstance(target, ast.Tuple) else [target]
+                    defined.update(e.id for e in elts if isinstance(e, ast.Name))
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                defined.update(alias.asname or alias.name for alias in node.names)
+        assert names <= defined, f"{path.name}: __all__ names {sorted(names - defined)} undefined"
+
+
+def test_the_facade_documents_each_public_name():
+    import sparsecider
+
+    doc = sparsecider.__doc__
+    for name in sparsecider.__all__:
+        if name not in ("__version__", "SmallCorpusWarning", "Signature", "compat"):
+            assert name in doc, f"sparsecider.{name} is not described in the package docstring"
