@@ -2,7 +2,7 @@
 
 For each named tokenizer ("char" on Chinese and Japanese, "jieba" on
 Chinese, "mecab" on Japanese, "kiwi" on Korean), on generated corpora
-(``tests/fixtures/cjk_captions.py``, deterministic; 4,000 images per
+(``sparsecider/_demo_cjk.py``, deterministic; 4,000 images per
 language, 3 to 6 references each):
 
 1. agreement: ``sparsecider.cider_d(..., tokenizer=name)`` against
@@ -37,8 +37,8 @@ import numpy as np
 
 import sparsecider
 from benchmarks import common
+from sparsecider._demo_cjk import corpus
 from sparsecider.tokenizers import get_tokenizer
-from tests.fixtures.cjk_captions import corpus
 from tests.twin import char_twin
 
 CASES = [("char", "zh"), ("char", "ja"), ("jieba", "zh"), ("mecab", "ja"), ("kiwi", "ko")]

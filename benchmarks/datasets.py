@@ -21,6 +21,9 @@ FIXTURES = ROOT / "tests" / "fixtures"
 #: A copy of ``coco/`` kept in the repository (CC BY 4.0; see NOTICE), so a
 #: fresh clone runs the COCO parity tests without ``../shared``.
 VENDORED_COCO = ROOT / "tests" / "data" / "coco"
+#: Copies of ``pascal50s/`` and ``abstract50s/`` (the CIDEr authors' release,
+#: BSD-2-Clause; see NOTICE), so a fresh clone runs the paper's own data sets.
+VENDORED = ROOT / "tests" / "data"
 
 
 def coco_dir() -> Path:
@@ -31,6 +34,23 @@ def coco_dir() -> Path:
         if (shared / "captions_val2014_reconstructed.ptb.json.gz").is_file()
         else VENDORED_COCO
     )
+
+
+def data_dir(folder: str) -> Path:
+    """A folder of the data: the shared data's, or the repository's copy
+    (``coco``, ``pascal50s``, ``abstract50s``)."""
+    shared = DATA / folder
+    return shared if shared.is_dir() else VENDORED / folder
+
+
+def fifty_s_available() -> bool:
+    return all((data_dir(f) / n).is_file() for f, n in _FIFTY_S_FILES)
+
+
+_FIFTY_S_FILES = [
+    ("pascal50s", "pascal50S.ptb.json.gz"),
+    ("abstract50s", "abstract48S.ptb.json.gz"),
+]
 
 
 def coco_available() -> bool:
@@ -139,11 +159,11 @@ def fifty_s(name: str) -> tuple[list[str], list[list[str]], list[str]]:
         "abstract": ("abstract50s", "abstract48S", "abstract_cands"),
     }[name]
     by_image: dict[str, list[str]] = {}
-    for row in _json(DATA / folder / f"{refs_file}.ptb.json.gz"):
+    for row in _json(data_dir(folder) / f"{refs_file}.ptb.json.gz"):
         by_image.setdefault(row["image_id"], []).append(row["caption"])
     cands, refs, ids = [], [], []
     for part in "BC":
-        for row in _json(DATA / folder / f"{prefix}{part}.ptb.json"):
+        for row in _json(data_dir(folder) / f"{prefix}{part}.ptb.json"):
             cands.append(row["caption"])
             refs.append(by_image[row["image_id"]])
             ids.append(row["image_id"])

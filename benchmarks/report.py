@@ -67,23 +67,8 @@ def table() -> str:
             f"{t['agreement']['differ']} of {t['agreement']['captions']:,} captions differ | |"
         )
     r = _load("rl_rewards")
-    if r:
-        s = r["sizes"]
-        rows.append(
-            f"| RL rewards per batch (ids) | {s['batch_images']} images x "
-            f"{s['batch_candidates'] // s['batch_images']} candidates x "
-            f"{s['references_per_image']} refs; df of {s['df_images']:,} images "
-            f"({s['df_ngrams']:,} n-grams, {s['df_mib']:.0f} MiB) | "
-            f"{r['ids']['median_ms']:.1f} ms | "
-            f"{r['reference']['median_ms']:.0f} ms | **{r['ratio_reference_over_ids']:.1f}x** | "
-            f"max abs diff {r['agreement_max_abs_diff']:.1e} | |"
-        )
-        rows.append(
-            f"| RL rewards per batch (decoded strings) | same | "
-            f"{r['strings']['median_ms']:.1f} ms | "
-            f"{r['reference']['median_ms']:.0f} ms | "
-            f"**{r['reference']['median_ms'] / r['strings']['median_ms']:.1f}x** | same | |"
-        )
+    for rl in (r, *_load_rl_sizes()):
+        rows += _rl_rows(rl)
     any_result = c or raw or t or r
     machine = ""
     if any_result:
@@ -146,6 +131,54 @@ def table() -> str:
     text += _cjk_section()
     text += _variants_section()
     return text
+
+
+def _load_rl_sizes() -> list[dict]:
+    """The other training-set sizes of bench_rl (``rl_rewards_<images>.json``)."""
+    return [_load(p.stem) for p in sorted((HERE / "results").glob("rl_rewards_*.json"))]
+
+
+def _rl_rows(r: dict | None) -> list[str]:
+    if not r:
+        return []
+    s, ref = r["sizes"], r["reference"]["median_ms"]
+    size = (
+        f"{s['batch_images']} images x {s['batch_candidates'] // s['batch_images']} "
+        f"candidates x {s['references_per_image']} refs; df of {s['df_images']:,} images "
+        f"({s['df_ngrams']:,} n-grams, {s['df_mib']:.0f} MiB)"
+    )
+    agreement = f"max abs diff {r['agreement_max_abs_diff']:.1e}"
+    out = []
+    if "cached" in r:  # the cached scorer (issue 29) and its string faces
+        b = r["build"]
+        out.append(
+            f"| RL rewards per batch, `RewardScorer` (references cached once: "
+            f"{b['cached_s']:.1f} s, {b['cached_mib']:.0f} MiB held) | {size} | "
+            f"{r['cached']['median_ms']:.2f} ms | {ref:.0f} ms | "
+            f"**{r['ratio_reference_over_cached']:.0f}x** | {agreement}; bit-identical to "
+            f"`cider_d_ids` | {b['cached_peak_mib']:.0f} MiB to build |"
+        )
+        out.append(
+            f"| same, `RewardScorer.from_texts` (decoding included) | same | "
+            f"{r['cached_texts']['median_ms']:.2f} ms | {ref:.0f} ms | "
+            f"**{r['ratio_reference_over_cached_texts']:.0f}x** | same | |"
+        )
+        out.append(
+            f"| same, `compat.CiderD` called as SCST code calls it (references remembered) "
+            f"| same | {r['compat']['median_ms']:.2f} ms | {ref:.0f} ms | "
+            f"**{r['ratio_reference_over_compat']:.0f}x** | same | |"
+        )
+    out.append(
+        f"| RL rewards per batch, `cider_d_ids` (references per call) | {size} | "
+        f"{r['ids']['median_ms']:.1f} ms | {ref:.0f} ms | "
+        f"**{r['ratio_reference_over_ids']:.1f}x** | {agreement} | |"
+    )
+    out.append(
+        f"| RL rewards per batch, decoded strings (`cider_d`) | same | "
+        f"{r['strings']['median_ms']:.1f} ms | {ref:.0f} ms | "
+        f"**{ref / r['strings']['median_ms']:.1f}x** | same | |"
+    )
+    return out
 
 
 def _bleu_rouge_rows() -> list[str]:
@@ -235,7 +268,7 @@ def _cjk_section() -> str:
     text = (
         "\n### CJK tokenizers (`python -m benchmarks.bench_cjk`)\n\n"
         f"Generated captions ({cj['sizes']['images_per_language']:,} images per language, 3 to 6 "
-        "references each, `tests/fixtures/cjk_captions.py`). Agreement first: `cider_d` with "
+        "references each, `sparsecider/_demo_cjk.py`). Agreement first: `cider_d` with "
         "the tokenizer against pycocoevalcap's `Cider` on the library's own output joined with "
         "spaces. Then `get_tokenizer(name).split` over all captions against the library loop "
         "users write (for `char`, a Python loop over characters), and `cider_d` end to end "

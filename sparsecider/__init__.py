@@ -9,6 +9,12 @@ cider_d, cider
     Score candidates against references; return a :class:`CiderResult`.
 cider_d_ids
     CIDEr-D of integer token-id arrays (self-critical training rewards).
+RewardScorer
+    Rewards against a fixed training set whose references are cached once
+    (ids or strings), with the SCST baselines.
+CiderAccumulator
+    A corpus score (CIDEr-D, CIDEr, BLEU, ROUGE-L) filled batch by batch on
+    any number of processes; states merge exactly.
 bleu, rouge_l
     BLEU-1..4 and ROUGE-L exactly as pycocoevalcap's ``Bleu`` and ``Rouge``
     (the rest of the COCO caption table, without Java).
@@ -22,16 +28,25 @@ DocumentFrequencies
     Fitted document frequencies: fit once, save, load, merge, score with.
 CiderVectorizer
     CIDEr's tf-idf space as a scikit-learn transformer (imported lazily).
-ptb_tokenize
-    The reference PTB tokenizer in pure Python.
-compat, stream, dask
-    Drop-ins for pycocoevalcap, chunked scoring, Dask clusters.
+ptb_tokenize, tokens
+    The reference PTB tokenizer in pure Python; the tokens any tokenizer
+    makes of captions (what the n-grams are made of).
+SmallCorpusWarning, TokenizerWarning
+    Advice: frequencies counted over too few images; a tokenizer that
+    cannot see the captions' words.
+compat, stream, dask, significance, tokenizers, io, demo
+    Drop-ins for pycocoevalcap, chunked scoring, Dask clusters, bootstrap
+    and paired tests, tokenizers, caption and df files, the bundled example:
+    submodules, imported on first use (``sparsecider.stream.cider_d``).
 """
 
 from __future__ import annotations
 
-from ._validate import SmallCorpusWarning
+import importlib
+
+from ._validate import SmallCorpusWarning, TokenizerWarning
 from ._version import __version__
+from .accumulate import CiderAccumulator
 from .api import cider, cider_d
 from .bleu import bleu
 from .cider_r import cider_r
@@ -40,8 +55,15 @@ from .frequencies import DocumentFrequencies
 from .ids import cider_d_ids
 from .mbr import mbr_select
 from .result import CiderResult, Signature
+from .reward import RewardScorer
 from .rouge import rouge_l
-from .tokenizers import ptb_tokenize
+from .tokenizers import ptb_tokenize, tokens
+
+# the submodules a user reaches for as attributes, imported on first use
+# (dask needs the dask extra: its ImportError names it)
+_SUBMODULES = (
+    "compat", "dask", "demo", "io", "significance", "stream", "tokenizers", "vectorizer",
+)  # fmt: skip
 
 
 def __getattr__(name: str):
@@ -50,15 +72,24 @@ def __getattr__(name: str):
         from .vectorizer import CiderVectorizer
 
         return CiderVectorizer
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'sparsecider' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, *_SUBMODULES})
+
+
 __all__ = [
+    "CiderAccumulator",
     "CiderResult",
     "CiderVectorizer",
     "DocumentFrequencies",
+    "RewardScorer",
     "Signature",
     "SmallCorpusWarning",
+    "TokenizerWarning",
     "__version__",
     "bleu",
     "cider",
@@ -69,4 +100,5 @@ __all__ = [
     "ptb_tokenize",
     "rouge_l",
     "self_cider",
+    "tokens",
 ]

@@ -17,6 +17,7 @@ import numpy as np
 
 __all__ = [
     "MAX_N",
+    "check_bool",
     "check_int",
     "check_real",
     "describe_keys",
@@ -45,6 +46,23 @@ def describe_keys(keys: Sequence[Hashable], limit: int = 5) -> str:
     shown = ", ".join(repr(k) for k in list(keys)[:limit])
     more = len(keys) - limit
     return f"[{shown}]" + (f" and {more} more" if more > 0 else "")
+
+
+def check_bool(name: str, value: object) -> bool:
+    """A bool (or a numpy bool), as a Python ``bool``: no truthy strings or numbers.
+
+    Examples
+    --------
+    >>> check_bool("include_eos", np.True_)
+    True
+    >>> check_bool("include_eos", "no")
+    Traceback (most recent call last):
+    ...
+    TypeError: include_eos must be True or False, got str 'no'
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {type_name(value)} {value!r:.60}")
+    return bool(value)
 
 
 def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None = None) -> int:
@@ -97,8 +115,24 @@ def check_real(name: str, value: object, *, low: float = 0.0, high: float = floa
     return float(value)
 
 
+def _read_array(value: object) -> np.ndarray:
+    if isinstance(value, np.ndarray) or not hasattr(value, "__dlpack__"):
+        return np.asarray(value)
+    try:
+        return np.from_dlpack(value)
+    except (BufferError, RuntimeError, TypeError, ValueError):
+        # a device or dtype numpy cannot take over: __array__ (if any) says why
+        if not hasattr(value, "__array__"):
+            raise
+        return np.asarray(value)
+
+
 def int_array(value: object, where: str, ndim: int) -> np.ndarray:
     """``value`` as an int64 array of ``ndim`` dimensions (token ids, indices).
+
+    Arrays of other libraries are read through DLPack when they offer it
+    (``__dlpack__``: CPU tensors of torch, jax, ...; no copy), else through
+    ``__array__``; nothing is imported for them.
 
     Examples
     --------
@@ -110,9 +144,12 @@ def int_array(value: object, where: str, ndim: int) -> np.ndarray:
     TypeError: image_index must hold integer token ids, got dtype float64
     """
     try:
-        arr = np.asarray(value)
-    except Exception as err:  # objects whose __array__ fails
-        raise TypeError(f"{where} could not be read as an integer array ({err})") from None
+        arr = _read_array(value)
+    except Exception as err:  # objects whose __array__ fails (a GPU tensor, ...)
+        raise TypeError(
+            f"{where} could not be read as an integer array ({err}); pass a numpy array or "
+            "a tensor on the CPU (tensor.cpu())"
+        ) from None
     if arr.ndim != ndim:
         raise ValueError(f"{where} must be a {ndim}-D integer array, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":

@@ -20,12 +20,16 @@ from ._checks import MAX_N, check_int, check_real
 from .frequencies import NAMED, DocumentFrequencies
 from .result import Signature
 from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
+from .tokenizers.ids import counts_ids
 
 __all__ = [
+    "SIGMA_RANGE",
     "SMALL_CORPUS",
     "Options",
     "SmallCorpusWarning",
+    "TokenizerWarning",
     "check_df",
+    "check_df_kind",
     "check_n_jobs",
     "check_options",
     "warn_small_corpus",
@@ -68,8 +72,13 @@ class Options:
 
 
 def check_df(df: object, n: int) -> DocumentFrequencies | None:
-    """``None`` for corpus mode, the frequencies otherwise (given, or shipped
-    under a name such as ``"coco-val2014"``); else raise.
+    """``None`` for corpus mode, the frequencies otherwise; else raise.
+
+    ``df`` is what every entry point (and the command line's ``--df``)
+    accepts: ``"corpus"``, the name of frequencies shipped in the package
+    (``"coco-val2014"``), the path of a file written by
+    :meth:`DocumentFrequencies.save` or ``sparsecider df fit`` (a ``str``
+    or an ``os.PathLike``), or a :class:`DocumentFrequencies`.
 
     Examples
     --------
@@ -81,11 +90,17 @@ def check_df(df: object, n: int) -> DocumentFrequencies | None:
     Traceback (most recent call last):
     ...
     ValueError: df='coco' is not supported; use df='corpus' (document frequencies from ...
+    >>> check_df("train.df.npz", 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: df='train.df.npz': no such file, and not the name of frequencies shipped ...
     """
     if isinstance(df, str) and df == "corpus":
         return None
     if isinstance(df, str) and df in NAMED:
         df = DocumentFrequencies.named(df)
+    elif isinstance(df, os.PathLike) or (isinstance(df, str) and _looks_like_path(df)):
+        df = _load_df_file(df)
     if isinstance(df, DocumentFrequencies):
         if df.n < n:
             raise ValueError(f"df was fitted for n={df.n}; it cannot score n={n}")
@@ -94,15 +109,115 @@ def check_df(df: object, n: int) -> DocumentFrequencies | None:
         f"df={df!r:.60} is not supported; use df='corpus' (document frequencies from the "
         "references being scored), the name of frequencies shipped in the package ("
         + ", ".join(map(repr, NAMED))
-        + ") or a sparsecider.DocumentFrequencies (load one with "
-        "DocumentFrequencies.load, or import a legacy pickle with DocumentFrequencies.from_pickle)"
+        + "), the path of a file written by DocumentFrequencies.save or 'sparsecider df fit', "
+        "or a sparsecider.DocumentFrequencies (import a legacy pickle with "
+        "DocumentFrequencies.from_pickle)"
+        + _LEGACY_NAMES.get(df if isinstance(df, str) else "", "")
     )
 
 
+# the names other code gives its df files, and what they are here
+_LEGACY_NAMES = {
+    "coco-val-df": "; the CIDEr authors' 'coco-val-df' is df='coco-val2014' here",
+    **dict.fromkeys(
+        ("coco-train-idxs", "coco-train-words"),
+        "; the self-critical code's pickles are not shipped: convert yours once "
+        "('sparsecider df convert coco-train-idxs.p -o coco-train-idxs.df.npz') and pass the file",
+    ),
+}
+
+
+# what a df argument that names a file looks like, when no such file exists
+_DF_SUFFIXES = (".npz", ".p", ".pkl", ".pickle")
+
+
+def _looks_like_path(text: str) -> bool:
+    return text.endswith(_DF_SUFFIXES) or os.sep in text or os.path.exists(text)
+
+
+def _load_df_file(path: str | os.PathLike) -> DocumentFrequencies:
+    """A df file, with the messages of the command line's ``--df FILE``."""
+    name = os.fspath(path)
+    if str(name).endswith((".p", ".pkl", ".pickle")):
+        raise ValueError(
+            f"df={name!r} is a legacy pickle: convert it once with "
+            f"DocumentFrequencies.from_pickle({name!r}).save(...) or 'sparsecider df convert "
+            f"{name} -o FILE.df.npz', then pass the .npz (pickles are never read implicitly)"
+        )
+    try:
+        return DocumentFrequencies.load(name)
+    except FileNotFoundError:
+        raise ValueError(
+            f"df={name!r}: no such file, and not the name of frequencies shipped in the package "
+            f"({', '.join(map(repr, NAMED))}); use 'corpus', a name, or a file written by "
+            "DocumentFrequencies.save or 'sparsecider df fit'"
+        ) from None
+
+
+def check_df_kind(df: DocumentFrequencies, tokenizer: str, ids: str | None = None) -> None:
+    """Refuse frequencies of the other kind: a table counts either words (of
+    the tokenizer it records) or token ids (``ids(eos=...)``, see
+    :func:`sparsecider.tokenizers.ids.id_tokenizer_name`).
+
+    ``ids`` is the id tokenizer of an entry point that scores token ids
+    (:func:`sparsecider.cider_d_ids`); None for one that scores captions
+    tokenized by ``tokenizer``.  Captions may use a table of token ids only
+    as space-joined decimal ids with ``tokenizer="whitespace"`` (the strings
+    of self-critical training code; :mod:`sparsecider._advice` checks that
+    they are such strings).  Words of another tokenizer than the table's
+    get a :class:`TokenizerWarning` (:func:`warn_tokenizer_mismatch`).
+
+    Raises
+    ------
+    ValueError
+        Words against a table of ids or the reverse, or ids read with
+        another end-of-sequence policy than the table's; the message names
+        the table that fits.
+
+    Examples
+    --------
+    >>> words = DocumentFrequencies.named("coco-val2014")
+    >>> check_df_kind(words, "whitespace", ids="ids(eos=0)")
+    Traceback (most recent call last):
+    ...
+    ValueError: df=coco-val2014(n_images=40504) counts words (tokenizer 'ptb'), but token ids ...
+    """
+    table = df.tokenizer
+    if ids is not None:
+        if not counts_ids(table):
+            raise ValueError(
+                f"df={df.describe()} counts words (tokenizer {table!r}), but token ids are "
+                "scored here, so no n-gram would be found in it; fit frequencies on the "
+                "training references as ids (DocumentFrequencies.from_id_references(references, "
+                "eos=...)) or convert an '*-idxs' pickle (DocumentFrequencies.from_pickle)"
+            )
+        if table != "ids" and table != ids:
+            raise ValueError(
+                f"df={df.describe()} counts token ids as {table}, but this call reads them as "
+                f"{ids} ('with-eos': the end-of-sequence id counted as a word, "
+                "include_eos=True); pass the eos and include_eos the table was fitted with, or "
+                "refit it with DocumentFrequencies.from_id_references"
+            )
+        return
+    if counts_ids(table):
+        if tokenizer != "whitespace":
+            raise ValueError(
+                f"df={df.describe()} counts token ids ({table}), but the captions are words "
+                f"tokenized with {tokenizer!r}; use frequencies fitted on words with that "
+                "tokenizer (DocumentFrequencies.from_references, 'sparsecider df fit'; "
+                "df='coco-val2014' for COCO-like English captions), or score token ids with "
+                "cider_d_ids (space-joined id strings also work, with tokenizer='whitespace')"
+            )
+        return
+    warn_tokenizer_mismatch(df, tokenizer)
+
+
 def check_options(
-    *, n: object, sigma: object, scale: object, df: object, tokenizer: TokenizerLike
-) -> Options:
-    """Check the options shared by every scoring entry point, in this order.
+    *, n: object, sigma: object, scale: object, df: object, tokenizer: TokenizerLike,
+    ids: str | None = None,
+) -> Options:  # fmt: skip
+    """Check the options shared by every scoring entry point, in this order
+    (``ids``: see :func:`check_df_kind`).
 
     Examples
     --------
@@ -113,14 +228,21 @@ def check_options(
     n = check_int("n", n, maximum=MAX_N)
     # sigma**2 must neither underflow to 0 nor overflow; scale times a value
     # of at most 1 must stay finite
-    sigma = None if sigma is None else check_real("sigma", sigma, low=1e-150, high=1e150)
+    sigma = (
+        None
+        if sigma is None
+        else check_real("sigma", sigma, low=SIGMA_RANGE[0], high=SIGMA_RANGE[1])
+    )
     scale = check_real("scale", scale, high=1e300)
     frequencies = check_df(df, n)
     resolved = get_tokenizer(tokenizer)
     if frequencies is not None:
-        warn_tokenizer_mismatch(frequencies, resolved.name)
+        check_df_kind(frequencies, resolved.name, ids)
     return Options(n, sigma, scale, resolved, frequencies)
 
+
+#: The range of ``sigma``: beyond it ``sigma**2`` under- or overflows.
+SIGMA_RANGE = (1e-150, 1e150)
 
 # PTB output is whitespace-separated tokens: frequencies fitted on either
 # serve captions tokenized by the other beforehand (pycocoevalcap's own setup)
@@ -136,8 +258,8 @@ def warn_tokenizer_mismatch(df: DocumentFrequencies, tokenizer: str) -> None:
         f"tokenizer {df.tokenizer!r}, but the captions are tokenized with {tokenizer!r}: "
         "n-grams will not match and idf values will be wrong; fit the frequencies with "
         "the same tokenizer",
-        UserWarning,
-        stacklevel=4,
+        TokenizerWarning,
+        stacklevel=5,
     )
 
 
@@ -165,6 +287,14 @@ class SmallCorpusWarning(UserWarning):
     """Corpus document frequencies over too few images for stable scores."""
 
 
+class TokenizerWarning(UserWarning):
+    """The tokenizer does not fit the captions or the document frequencies:
+    the n-grams it makes cannot match, and the score means little (CJK text
+    under ``"ptb"``, frequencies of another tokenizer, captions that are
+    not tokenized as the frequencies' were).  Make it an error with
+    ``warnings.simplefilter("error", sparsecider.TokenizerWarning)``."""
+
+
 #: Below this many images, ``df="corpus"`` warns (:func:`warn_small_corpus`):
 #: on COCO val, the median corpus score of random subsets of 2 to 99 images is
 #: 13-26% away from the same captions scored with the frequencies of all 40,504
@@ -173,29 +303,35 @@ class SmallCorpusWarning(UserWarning):
 SMALL_CORPUS = 100
 
 
-def warn_small_corpus(n_images: int, df: DocumentFrequencies | None, stacklevel: int = 4) -> None:
+def warn_small_corpus(
+    n_images: int, df: DocumentFrequencies | None, stacklevel: int = 4, *, ids: bool = False
+) -> None:
     """Warn when document frequencies come from so few images that the scores
     mean little: one image scores 0 (every idf is log 1 = 0), fewer than
-    :data:`SMALL_CORPUS` images are unstable.  Each warning names the fix."""
+    :data:`SMALL_CORPUS` images are unstable.  Each warning names the fix:
+    for token ids (``ids=True``) frequencies fitted on the training ids, for
+    captions also the shipped ``df="coco-val2014"``.  Callers warn once the
+    scores exist, so no warning comes before an error."""
     if df is not None or n_images >= SMALL_CORPUS:
         return
+    if ids:
+        fix = (
+            "fit frequencies on the training references once "
+            "(DocumentFrequencies.from_id_references) and pass df="
+        )
+    else:
+        fix = "use df='coco-val2014' (COCO-like captions) or frequencies of a larger corpus"
     if n_images == 1:
         warnings.warn(
-            "scoring a single image with df='corpus' gives 0: every n-gram of its "
-            "references occurs in all (1) images, so every idf is log(1) - log(1) = 0. "
-            "Use df='coco-val2014' (COCO-like captions) or document frequencies from a "
-            "larger corpus (df=DocumentFrequencies) to score few images.",
+            "scoring a single image with df='corpus' gives 0: every idf is "
+            f"log(1) - log(1) = 0; {fix}",
             UserWarning,
             stacklevel=stacklevel,
         )
         return
     warnings.warn(
-        f"scoring {n_images} images with df='corpus': document frequencies counted over "
-        f"fewer than {SMALL_CORPUS} images make scores unstable (on COCO val such subsets "
-        "score 13-26% away from the same captions scored with the frequencies of all "
-        "40,504 images). Use df='coco-val2014' for COCO-like captions, or fit frequencies "
-        "on a larger corpus (DocumentFrequencies.from_references, 'sparsecider df fit') "
-        "and pass df=.",
+        f"scoring {n_images} images with df='corpus': frequencies of fewer than "
+        f"{SMALL_CORPUS} images make scores unstable (13-26% off on COCO val); {fix}",
         SmallCorpusWarning,
         stacklevel=stacklevel,
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from . import reduce
+from ._advice import advise, check_id_strings
 from ._progress import Progress, check_progress
 from ._progress import bar as progress_bar
 from ._validate import Options, check_n_jobs, check_options, warn_small_corpus
@@ -35,8 +36,9 @@ def score_corpus(
 ) -> CiderResult:  # fmt: skip
     """Score a normalised corpus with checked options, in ``n_jobs`` threads
     (``progress``: see :func:`sparsecider.engine.statistics`).  A
-    :class:`~sparsecider.SmallCorpusWarning` points ``stacklevel`` frames
-    above the caller (1: the caller's caller, the user of a public function).
+    :class:`~sparsecider.SmallCorpusWarning` or
+    :class:`~sparsecider.TokenizerWarning` points ``stacklevel`` frames above
+    the caller (1: the caller's caller, the user of a public function).
 
     Examples
     --------
@@ -50,10 +52,16 @@ def score_corpus(
     Image 0 matches its reference in orders 1-3 (cosine 1) and has no
     4-gram: 10 * 3 / 4.  Image 1 shares only "a", whose idf is 0.
     """
-    warn_small_corpus(corpus.n_images, options.df, stacklevel=3 + stacklevel)
+    check_id_strings(corpus.candidates, options.df)
     stats = statistics(
         corpus, n=options.n, clip=options.clip, tokenizer=options.tokenizer, df=options.df,
         n_jobs=n_jobs, progress=progress,
+    )  # fmt: skip
+    # advice once the scores exist: no warning just before an error
+    warn_small_corpus(corpus.n_images, options.df, stacklevel=3 + stacklevel)
+    advise(
+        corpus.candidates, corpus.references, options.tokenizer, options.df,
+        stacklevel=1 + stacklevel,
     )  # fmt: skip
     return CiderResult.from_per_order(
         reduce.per_order_values(stats, options.sigma, options.scale),
@@ -97,14 +105,18 @@ def cider_d(
     sigma : float, default 6.0
         Width of the Gaussian length penalty, from 1e-150 to 1e150 (beyond,
         ``sigma**2`` under- or overflows).
-    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, a path, or DocumentFrequencies, default "corpus"
         ``"corpus"``: document frequencies from the references being scored
         (one document per image).  ``"coco-val2014"``: those of all of COCO
         val 2014, shipped in the package (see
         :meth:`DocumentFrequencies.named`): the choice for one caption or a
         few.  A :class:`DocumentFrequencies` fitted on another corpus (e.g.
         the training captions for RL rewards): each image then scores
-        exactly as it would inside that corpus.
+        exactly as it would inside that corpus; or the path of one saved
+        (:meth:`DocumentFrequencies.save`, ``sparsecider df fit``: what the
+        command line's ``--df`` takes).  A table of token ids
+        (:meth:`DocumentFrequencies.from_id_references`) is refused here,
+        but for space-joined id strings with ``tokenizer="whitespace"``.
     tokenizer : str or callable, default "ptb"
         How captions become tokens.  ``"ptb"``: raw text through the
         reference pipeline (pycocoevalcap's ``PTBTokenizer``, in pure Python:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._advice import advise
 from ._checks import MAX_N, check_int
 from ._image_shards import per_candidate
 from ._kernels.arrays import exclusive_cumsum
@@ -53,8 +54,8 @@ from .corpus import Corpus, as_corpus
 from .result import CiderResult, Signature
 from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 
-__all__ = ["SMALL", "TINY", "BleuStatistics", "bleu", "bleu_statistics", "corpus_bleu",
-           "corpus_statistics", "sentence_bleu"]  # fmt: skip
+__all__ = ["SMALL", "TINY", "BleuStatistics", "bleu", "bleu_result", "bleu_statistics",
+           "corpus_bleu", "corpus_statistics", "sentence_bleu"]  # fmt: skip
 
 # pycocoevalcap's smoothing constants: "so that if guess is 0 still return 0"
 TINY = 1e-15
@@ -354,16 +355,31 @@ def bleu(
     jobs = check_n_jobs(n_jobs)
     corpus = as_corpus(candidates, references)
     stats = corpus_statistics(corpus, n=n, tokenizer=resolved, n_jobs=jobs)
+    advise(corpus.candidates, corpus.references, resolved)
+    return bleu_result(
+        stats, tokenizer=resolved.name, n_images=corpus.n_images,
+        image_index=corpus.candidate_image, ids=corpus.ids,
+    )  # fmt: skip
+
+
+def bleu_result(
+    stats: BleuStatistics, *, tokenizer: str, n_images: int, image_index: np.ndarray,
+    ids: tuple | None,
+) -> CiderResult:  # fmt: skip
+    """The :class:`~sparsecider.CiderResult` of :func:`bleu` from its statistics,
+    whose per-candidate rows may come from several calls
+    (:class:`sparsecider.CiderAccumulator`): the corpus BLEU sums them."""
+    n = stats.n
     per_order = sentence_bleu(stats)
     corpus_values = np.array(corpus_bleu(stats))
     return CiderResult(
         score=float(corpus_values[-1]),
         scores=per_order[:, -1].copy(),
         per_order=per_order,
-        signature=Signature(f"BLEU-{n}", n=n, tokenizer=resolved.name, scale=None),
-        n_images=corpus.n_images,
-        image_index=corpus.candidate_image,
-        ids=corpus.ids,
+        signature=Signature(f"BLEU-{n}", n=n, tokenizer=tokenizer, scale=None),
+        n_images=n_images,
+        image_index=image_index,
+        ids=ids,
         metric=f"BLEU-{n}",
         corpus_per_order=corpus_values,
     )

@@ -36,6 +36,7 @@ import re
 import numpy as np
 
 from . import reduce
+from ._advice import advise, check_id_strings
 from ._checks import check_real
 from ._kernels.pairs import candidate_reference_pairs, column_pair_entries, sum_by
 from ._kernels.tokens import Tokens
@@ -102,7 +103,7 @@ def cider_r(
         up to 1.
     alpha : float, default 1.0
         Width of the length penalty, relative to the reference's length.
-    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, a path, or DocumentFrequencies, default "corpus"
         As in :func:`sparsecider.cider_d` (SacreEOS's ``corpus_refss``
         argument is a DocumentFrequencies here).
     tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
@@ -156,8 +157,8 @@ def cider_r(
     jobs = check_n_jobs(n_jobs)
     corpus = as_corpus(candidates, references)
     ref_text = token_text(corpus.references, options.tokenizer)
+    check_id_strings(corpus.candidates, options.df)
     cand_text = token_text(corpus.candidates, options.tokenizer)
-    warn_small_corpus(corpus.n_images, options.df, stacklevel=3)
     # the n-grams of the tokens' text split on whitespace: those of the tokenizer
     texts = Corpus(cand_text, corpus.candidate_image, ref_text, corpus.reference_offsets, None)
     stats = statistics(
@@ -179,6 +180,8 @@ def cider_r(
     )
     values = reduce.pair_values(stats, None)
     values *= penalty
+    warn_small_corpus(corpus.n_images, options.df, stacklevel=3)
+    advise(corpus.candidates, corpus.references, options.tokenizer, options.df)
     signature = options.signature(corpus.n_images).replace(
         metric="CIDEr-R", params=(("rc", repeat_coeff), ("lc", length_coeff), ("alpha", alpha))
     )

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import itertools
 import json
 import math
 import os
@@ -35,11 +36,12 @@ from typing import TextIO
 import numpy as np
 
 from ._progress import iterate
+from ._validate import SIGMA_RANGE, check_df
 from ._version import __version__
 from .api import cider, cider_d
 from .bleu import bleu
 from .cider_r import cider_r
-from .demo import PUBLISHED_CIDER_D, load_demo
+from .demo import EXAMPLE_FILES, PUBLISHED_CIDER_D, load_demo, write_examples
 from .diversity import self_cider
 from .frequencies import NAMED, DocumentFrequencies
 from .io.captions import (
@@ -85,27 +87,11 @@ def _summary(result) -> dict:
 
 
 def _load_df(spec: str):
-    """``corpus``, the name of frequencies shipped in the package, or a df file."""
-    if spec == "corpus":
-        return "corpus"
-    if spec in NAMED:
-        return DocumentFrequencies.named(spec)
+    """``--df``: what ``df=`` accepts (``corpus``, a shipped name, a df file), by the same rule."""
     try:
-        return DocumentFrequencies.load(spec)
-    except FileNotFoundError:
-        raise UsageError(
-            f"--df {spec}: no such file, and not a shipped name ("
-            + ", ".join(NAMED)
-            + "; see 'sparsecider df list'); use 'corpus', a name, or a file written by "
-            "'sparsecider df fit'"
-        ) from None
+        return check_df(spec, 1) or "corpus"
     except ValueError as err:
-        hint = (
-            " (a legacy pickle? convert it with 'sparsecider df convert')"
-            if spec.endswith(".p")
-            else ""
-        )
-        raise UsageError(f"{err}{hint}") from None
+        raise UsageError(f"--df {spec}: {err}") from None
 
 
 def _files(args, desc: str) -> Iterable[str]:
@@ -129,7 +115,7 @@ def _summaries(args) -> TextIO:
 def _read_aligned(args, references, cand_path: str):
     """One candidates file, aligned with the references; and the seconds it took."""
     start = time.perf_counter()
-    candidates = read_candidates(cand_path, args.input_format)
+    candidates = read_candidates(cand_path, args.input_format, several=args.several)
     ids, cands, refs, unscored = align(references, candidates)
     return candidates, ids, cands, refs, unscored, time.perf_counter() - start
 
@@ -146,9 +132,11 @@ def _score_one(args, df, references, cand_path: str) -> dict:
     }
     if args.bootstrap:
         start = time.perf_counter()
+        # images are resampled, each with all its candidates
         ci = bootstrap_ci(
-            result.scores, n_resamples=args.bootstrap, confidence=args.confidence, seed=args.seed
-        )
+            result.image_scores(), weights=_candidates_per_image(result),
+            n_resamples=args.bootstrap, confidence=args.confidence, seed=args.seed,
+        )  # fmt: skip
         entry["ci"] = {
             "low": ci.low, "high": ci.high, "confidence": ci.confidence,
             "n_resamples": ci.n_resamples, "seed": ci.seed,
@@ -169,7 +157,8 @@ def _paired(systems: list[dict], args) -> list[dict]:
                 f"--paired needs every system scored on the same images: "
                 f"{other['entry']['candidates']} and {base['entry']['candidates']} differ"
             )
-        a, b = base["result"].scores, other["result"].scores
+        # per image (the mean of its candidates, when it has several)
+        a, b = base["result"].image_scores(), other["result"].image_scores()
         boot = paired_bootstrap(a, b, n_resamples=args.bootstrap or 1000, seed=args.seed)
         rand = approximate_randomization(a, b, n_trials=10_000, seed=args.seed)
         out.append({
@@ -196,8 +185,21 @@ def _text_line(entry: dict, prefix: str = "") -> str:
 
 
 def _notes(entry: dict) -> list[str]:
-    """What a one-line report must not hide: empty candidates, the unit of the mean."""
+    """What a one-line report must not hide: empty candidates, the unit of the
+    mean, images without a score."""
     notes = []
+    if entry.get("images_without_score"):
+        k, n = entry["images_without_score"], entry["n_images"]
+        if k == n:
+            notes.append(
+                "no image has two non-empty captions to compare: Self-CIDEr measures how "
+                "different each image's captions are; give several per image"
+            )
+        else:
+            notes.append(
+                f"{k} of {n} images have no score (one caption, or empty captions only: "
+                f"nothing to compare); the mean is over the other {n - k}"
+            )
     if entry.get("empty_candidates"):
         k = entry["empty_candidates"]
         notes.append(f"{k} empty candidate{'s' if k > 1 else ''} scored 0")
@@ -221,15 +223,20 @@ def _cmd_score(args) -> int:
     systems = [_score_one(args, df, references, path) for path in _files(args, "scoring")]
     paired = _paired(systems, args) if args.paired else []
     if args.per_image:
-        with open_output(args.per_image, text=True) as f:
-            for system in systems:
-                result, ids = system["result"], system["ids"]
-                for i, image_id in enumerate(ids):
-                    row = {"id": image_id, "score": float(result.scores[i]),
-                           "per_order": [float(v) for v in result.per_order[i]]}  # fmt: skip
-                    if len(systems) > 1:
-                        row["system"] = system["entry"]["candidates"]
-                    f.write(json.dumps(row) + "\n")
+        rows = []
+        for system in systems:
+            result = system["result"]
+            scores, per_order = result.scores.tolist(), result.per_order.tolist()
+            for image_id, (lo, hi) in zip(system["ids"], _image_ranges(result), strict=True):
+                row = {"id": image_id}
+                if len(systems) > 1:
+                    row["system"] = system["entry"]["candidates"]
+                if hi - lo == 1:
+                    row.update(score=scores[lo], per_order=per_order[lo])
+                else:  # several candidates: one value each, in file order (as 'stream')
+                    row.update(scores=scores[lo:hi], per_order=per_order[lo:hi])
+                rows.append(row)
+        _write_lines(args.per_image, rows)
     entries = [s["entry"] for s in systems]
     if args.format == "text":
         for entry in entries:
@@ -255,6 +262,20 @@ def _cmd_score(args) -> int:
     else:
         _print_json(entries, references, read_refs_s, out, paired=paired)
     return 0
+
+
+def _candidates_per_image(result) -> np.ndarray | None:
+    """Each image's number of candidates, or None when every image has one."""
+    if result.n_candidates == result.n_images:
+        return None
+    return np.bincount(result.image_index, minlength=result.n_images)
+
+
+def _image_ranges(result) -> list[tuple[int, int]]:
+    """Each image's candidates: ``(lo, hi)``, positions in ``result.scores``
+    (candidates come image after image)."""
+    bounds = np.searchsorted(result.image_index, np.arange(result.n_images + 1)).tolist()
+    return list(itertools.pairwise(bounds))
 
 
 def _print_tsv(columns: list[str], rows: list[list], out: TextIO) -> None:
@@ -312,7 +333,7 @@ def _table_row(args, df, references, cand_path: str) -> dict:
     start = time.perf_counter()
     scores, signatures, per_image = {}, {}, {}
     # candidates with no token (the CIDEr metrics count them), else the blank ones
-    empty = sum(1 for c in cands if not c.strip())
+    empty = sum(1 for c in _flat(cands) if not c.strip())
     for metric in args.metrics:
         result = _score_metric(metric, cands, refs, args, df)
         if result.n_empty_candidates is not None:
@@ -335,7 +356,11 @@ def _table_row(args, df, references, cand_path: str) -> dict:
         "empty_candidates": empty,
         "timings": {"read_s": round(read_s, 4), "score_s": round(time.perf_counter() - start, 4)},
     }
-    return {"entry": entry, "ids": ids, "per_image": per_image}
+    return {"entry": entry, "ids": ids, "per_image": per_image, "ranges": _image_ranges(result)}
+
+
+def _flat(cands: list[str | list[str]]) -> list[str]:
+    return [c for cs in cands for c in ([cs] if isinstance(cs, str) else cs)]
 
 
 def _signature_of(entry: dict, name: str) -> str:
@@ -364,10 +389,13 @@ def _cmd_table(args) -> int:
     read_refs_s = time.perf_counter() - start
     rows = [_table_row(args, df, references, p) for p in _files(args, "scoring")]
     if args.per_image:
+        # an image's value, or the list of its candidates' values when it has several
         _write_lines(args.per_image, [
             {"id": image_id, **({"system": row["entry"]["candidates"]} if len(rows) > 1 else {}),
-             **{name: values[i] for name, values in row["per_image"].items()}}
-            for row in rows for i, image_id in enumerate(row["ids"])
+             **{name: values[lo] if hi - lo == 1 else values[lo:hi]
+                for name, values in row["per_image"].items()}}
+            for row in rows
+            for image_id, (lo, hi) in zip(row["ids"], row["ranges"], strict=True)
         ])  # fmt: skip
     entries = [row["entry"] for row in rows]
     names = list(entries[0]["scores"])
@@ -540,20 +568,24 @@ def _cmd_diversity(args) -> int:
     start = time.perf_counter()
     result = self_cider(sets, df=df, n=args.n, tokenizer=args.tokenizer, n_jobs=args.n_jobs)
     sizes = np.unique(result.sizes, return_counts=True)
+    undefined = int(np.count_nonzero(~np.isfinite(result.scores)))
     entry = {
         "candidates": args.candidates,
         "metric": "Self-CIDEr",
-        "score": result.score,
+        # null, not NaN (which is not JSON): no image has two captions to compare
+        "score": _number(result.score),
         "signature": result.signature,
         "n_images": result.n_images,
         "n_candidates": int(result.sizes.sum()),
         "set_sizes": {str(k): int(v) for k, v in zip(*sizes, strict=True)},
+        # sets of one caption (or of empty captions only) have no Self-CIDEr
+        "images_without_score": undefined,
         "references": references.source if references is not None else None,
         "timings": {"read_s": round(read_s, 4), "score_s": round(time.perf_counter() - start, 4)},
     }
     if args.per_image:
         _write_lines(args.per_image, [
-            {"id": i, "self_cider": s, "n_captions": int(m)}
+            {"id": i, "self_cider": _number(s), "n_captions": int(m)}
             for i, s, m in zip(ids, result.scores.tolist(), result.sizes.tolist(), strict=True)
         ])  # fmt: skip
     print(_text_line(entry) if args.format == "text" else json.dumps(entry, indent=2), file=out)
@@ -628,76 +660,160 @@ def _demo(fmt: str) -> int:
     return 0
 
 
+def _cmd_demo(args) -> int:
+    if args.write is None:
+        return _demo(args.format)
+    try:
+        paths = write_examples(args.write)
+    except FileExistsError as err:
+        raise UsageError(str(err)) from None
+    for path in paths:
+        print(f"{path}: {EXAMPLE_FILES[path.name]}")
+    return 0
+
+
 # ---- the parser --------------------------------------------------------------------------
 
 
+def _parsed(text: str, convert, what: str):
+    """``text`` converted (``int`` or ``float``), or the argparse error saying what it must be."""
+    try:
+        value = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+    if convert is float and not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
+    return value
+
+
 def _positive_int(text: str) -> int:
-    value = int(text)
+    value = _parsed(text, int, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
     return value
 
 
 def _nonnegative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    value = _parsed(text, int, "a whole number")
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
     return value
+
+
+def _sigma(text: str) -> float:
+    """``--sigma``: the range of the API's ``sigma`` (where ``sigma**2`` stays finite)."""
+    value = _parsed(text, float, "a number")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text}")
+    if not SIGMA_RANGE[0] <= value <= SIGMA_RANGE[1]:
+        raise argparse.ArgumentTypeError(
+            f"must lie in [{SIGMA_RANGE[0]:g}, {SIGMA_RANGE[1]:g}] (beyond, sigma**2 under- or "
+            f"overflows), got {text}"
+        )
+    return value
+
+
+def _probability(text: str) -> float:
+    value = _parsed(text, float, "a number")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
+    return value
+
+
+_TOKENIZER_HELP = (
+    "how captions become tokens: ptb (raw English text, as pycocoevalcap; the default), "
+    "whitespace (already tokenized), char (Chinese or Japanese, one token per character), "
+    "jieba (Chinese), mecab (Japanese), kiwi (Korean); the last three need "
+    "'pip install sparsecider[NAME]'"
+)
+_DF_HELP = (
+    "document frequencies: corpus (from the references scored), a name shipped in the "
+    "package ({names}; see 'sparsecider df list') or a file written by 'sparsecider df fit' or "
+    "'df convert'"
+)
+_N_HELP = "highest n-gram order, 1 to 64 (default 4: 1- to 4-grams, as CIDEr)"
+_SIGMA_HELP = "width of CIDEr-D's Gaussian length penalty, > 0 (default 6, as pycocoevalcap)"
+_N_JOBS_HELP = "threads (default -1: one per CPU; 1: one)"
+
+
+def _common(parser: argparse.ArgumentParser, *, df: str = _DF_HELP) -> None:
+    """The options of every scoring command: tokenizer, df, n, threads."""
+    parser.add_argument("--tokenizer", choices=registered(), default="ptb", metavar="NAME",
+                        help=_TOKENIZER_HELP)  # fmt: skip
+    parser.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE",
+                        help=df.format(names=", ".join(NAMED)))  # fmt: skip
+    parser.add_argument("--n", type=_positive_int, default=4, metavar="N", help=_N_HELP)
+    parser.add_argument("--n-jobs", type=int, default=-1, metavar="J", help=_N_JOBS_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sparsecider",
         description="CIDEr and CIDEr-D on sparse matrices, identical to pycocoevalcap.",
+        epilog="'sparsecider COMMAND --help' describes each command; 'sparsecider demo "
+        "--write DIR' writes example files to try them on.",
     )
     parser.add_argument("--version", action="version", version=f"sparsecider {__version__}")
     parser.add_argument(
         "--demo", action="store_true",
         help="score the bundled 1,000-image COCO val example (coco-caption's demo) and "
-        "compare with its published CIDEr",
+        "compare with its published CIDEr (the same as 'sparsecider demo')",
     )  # fmt: skip
     parser.add_argument(
         "--format", choices=["text", "json"], default="text", help=argparse.SUPPRESS
     )
-    sub = parser.add_subparsers(dest="command")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    score = sub.add_parser("score", help="score candidate files against references")
+    demo = sub.add_parser(
+        "demo",
+        help="score the bundled COCO example; --write DIR saves example files",
+        description="Score the 1,000 COCO val 2014 images of the coco-caption demo (bundled, "
+        "raw text) and compare with the published CIDEr; with --write DIR, write the "
+        "example files the README's commands use instead.",
+    )
+    demo.add_argument("--write", metavar="DIR",
+                      help="write the example files (COCO annotations and results, JSON "
+                      "lines, several candidates per image, Chinese captions) to DIR "
+                      "(created if needed; existing files are not overwritten)")  # fmt: skip
+    demo.add_argument("--format", choices=["text", "json"], default="text",
+                      help="text (default) or json")  # fmt: skip
+
+    score = sub.add_parser(
+        "score", help="score candidate files against references",
+        description="Score one or more candidate files against references and print the "
+        "corpus score with its signature (JSON by default).",
+    )  # fmt: skip
     score.add_argument("-r", "--references", action="append", required=True, metavar="REFS",
                        help="references: COCO annotations, JSON lines, or text (repeat -r for "
                        "aligned one-reference-per-line files; '-' is stdin)")  # fmt: skip
     score.add_argument("-c", "--candidates", action="append", required=True, metavar="CANDS",
                        help="candidates: COCO results, JSON lines or text; repeat for several "
-                       "systems")  # fmt: skip
-    score.add_argument("--input-format", choices=FORMATS, default="auto", help="override detection")
+                       "systems; an image's candidates may be a list (JSON) or tab-separated "
+                       "(text)")  # fmt: skip
+    score.add_argument("--several", action="store_true",
+                       help="repeated image ids in CANDS (COCO results rows, JSON lines) add "
+                       "to the image's candidates instead of being an error; each candidate "
+                       "is scored and counts once in the mean")  # fmt: skip
+    score.add_argument("--input-format", choices=FORMATS, default="auto",
+                       help="override the detection of the files' format")  # fmt: skip
     score.add_argument("--metric", default="cider-d", metavar="METRIC[,METRIC...]",
                        help="one or a comma list of " + ", ".join(SCORE_METRICS) + " (bleu: "
                        "BLEU-1..4); several give the paper table (see --format table)")  # fmt: skip
-    score.add_argument("--tokenizer", choices=registered(), default="ptb",
-                       help="ptb: raw text, as pycocoevalcap; whitespace: already "
-                       "tokenized; char, jieba (Chinese), mecab (Japanese), kiwi (Korean): "
-                       "see the README")  # fmt: skip
-    score.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE",
-                       help="document frequencies: from the references (corpus), shipped in "
-                       "the package (coco-val2014; see 'sparsecider df list') or a file "
-                       "written by 'sparsecider df fit'")  # fmt: skip
-    score.add_argument("--n", type=_positive_int, default=4)
-    score.add_argument("--sigma", type=float, default=6.0)
-    score.add_argument("--format", choices=["json", "text", "tsv", "table"], default="json")
+    _common(score)
+    score.add_argument("--sigma", type=_sigma, default=6.0, help=_SIGMA_HELP)
+    score.add_argument("--format", choices=["json", "text", "tsv", "table"], default="json",
+                       help="json (default: every figure, machine-readable), text (one "
+                       "line per system), tsv, or table (markdown, several metrics)")  # fmt: skip
     score.add_argument("--per-image", metavar="OUT", help="write one JSON line per image to OUT")
     score.add_argument("--bootstrap", type=_positive_int, metavar="N",
                        help="percentile bootstrap confidence interval over N resamples of "
                        "images")  # fmt: skip
-    score.add_argument("--seed", type=_nonnegative_int, default=12345)
-    score.add_argument("--confidence", type=float, default=0.95)
+    score.add_argument("--seed", type=_nonnegative_int, default=12345,
+                       help="seed of the bootstrap and paired tests (default 12345)")  # fmt: skip
+    score.add_argument("--confidence", type=_probability, default=0.95,
+                       help="coverage of the bootstrap interval (default 0.95)")  # fmt: skip
     score.add_argument("--paired", action="store_true",
                        help="paired significance of each system against the first")  # fmt: skip
-
-    score.add_argument(
-        "--n-jobs", type=int, default=-1, help="threads (default -1: one per CPU; 1: one)"
-    )
     score.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="progress bars on stderr (needs tqdm; default: when stderr is a terminal)",
@@ -711,72 +827,93 @@ def build_parser() -> argparse.ArgumentParser:
         "(unless --df FILE), then chunks are scored and one JSON line per image is written "
         "to OUT.  Results equal 'sparsecider score' on the same data, bit for bit.",
     )
-    st.add_argument("records", nargs="+", metavar="RECORDS.jsonl[.gz]")
+    st.add_argument("records", nargs="+", metavar="RECORDS.jsonl[.gz]",
+                    help="JSON-lines files, in order ('-' is stdin)")  # fmt: skip
     st.add_argument("-o", "--output", required=True, metavar="OUT",
                     help="per-image scores (JSON lines); with --fit-only, the df file")  # fmt: skip
-    st.add_argument("--metric", choices=["cider-d", "cider"], default="cider-d")
-    st.add_argument("--tokenizer", choices=registered(), default="ptb")
-    st.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE")
-    st.add_argument("--n", type=_positive_int, default=4)
-    st.add_argument("--sigma", type=float, default=6.0)
-    st.add_argument("--chunk-size", type=_positive_int, default=20_000, help="images per chunk")
-    st.add_argument(
-        "--n-jobs", type=int, default=-1, help="threads (default -1: one per CPU; 1: one)"
-    )
+    st.add_argument("--metric", choices=["cider-d", "cider"], default="cider-d",
+                    help="cider-d (default) or cider (no clip, no length penalty)")  # fmt: skip
+    _common(st)
+    st.add_argument("--sigma", type=_sigma, default=6.0, help=_SIGMA_HELP)
+    st.add_argument("--chunk-size", type=_positive_int, default=20_000, metavar="IMAGES",
+                    help="images per chunk (default 20000)")  # fmt: skip
     st.add_argument("--fit-only", action="store_true",
                     help="only fit the document frequencies and save them to OUT")  # fmt: skip
-    st.add_argument("--progress", action="store_true", help="progress bars (needs tqdm)")
+    st.add_argument("--progress", action=argparse.BooleanOptionalAction, default=False,
+                    help="progress bars on stderr (needs tqdm; default: off)")  # fmt: skip
 
-    for name, helptext in (
-        ("diversity", "Self-CIDEr of each image's set of captions (several per image)"),
-        ("select", "consensus (MBR) selection of one caption per image; writes a results file"),
-    ):
-        sets = sub.add_parser(name, help=helptext, description=helptext + ".")
-        sets.add_argument("-c", "--candidates", required=True, metavar="CANDS",
-                          help="several captions per image: COCO results (repeated image "
-                          "ids), JSON lines (a list or repeated lines per id) or text "
-                          "(tab-separated)")  # fmt: skip
-        sets.add_argument("-r", "--references", action="append", metavar="REFS",
-                          help="diversity: references whose document frequencies weigh the "
-                          "n-grams (every image of the file); select: the references of "
-                          "--against references")  # fmt: skip
-        sets.add_argument("--input-format", choices=FORMATS, default="auto")
-        sets.add_argument("--tokenizer", choices=registered(), default="ptb")
-        sets.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE",
-                          help="document frequencies: corpus (diversity: from -r REFS; "
-                          "select: from what is scored against), a shipped name (coco-val2014) "
-                          "or a file")  # fmt: skip
-        sets.add_argument("--n", type=_positive_int, default=4)
+    diversity = sub.add_parser(
+        "diversity", help="Self-CIDEr: how diverse each image's set of captions is",
+        description="Self-CIDEr (Wang and Chan 2019) of each image's set of captions: 0 when "
+        "the captions are alike, up to 1 when they share nothing; a set of one has none "
+        "(null). Needs document frequencies: -r REFS, or --df.",
+    )  # fmt: skip
+    select = sub.add_parser(
+        "select", help="pick one caption per image from several (consensus or oracle)",
+        description="Consensus (MBR) selection: from each image's candidates, pick the one "
+        "with the highest mean CIDEr-D against the others (or, with --against references, "
+        "against the references: the oracle best-of-n); writes a COCO results file.",
+    )  # fmt: skip
+    sets_help = ("several captions per image: COCO results (repeated image ids, or a list as "
+                 "'caption'), JSON lines (a list or repeated lines per id) or text "
+                 "(tab-separated)")  # fmt: skip
+    diversity.add_argument("-c", "--candidates", required=True, metavar="CANDS", help=sets_help)
+    diversity.add_argument("-r", "--references", action="append", metavar="REFS",
+                           help="references whose document frequencies weigh the n-grams "
+                           "(every image of the file counts, as the authors count all of "
+                           "COCO val)")  # fmt: skip
+    select.add_argument("-c", "--candidates", required=True, metavar="CANDS", help=sets_help)
+    select.add_argument("-r", "--references", action="append", metavar="REFS",
+                        help="the references of --against references")  # fmt: skip
+    select.add_argument("-o", "--output", required=True, metavar="OUT",
+                        help="the chosen captions, a COCO results file")  # fmt: skip
+    select.add_argument("--against", choices=["candidates", "references"],
+                        default="candidates",
+                        help="candidates: consensus (mean CIDEr-D against the set's other "
+                        "captions); references: the oracle best-of-n")  # fmt: skip
+    select.add_argument("--sigma", type=_sigma, default=6.0, help=_SIGMA_HELP)
+    for sets, df_help in (
+        (diversity, "document frequencies instead of -r REFS: a shipped name ({names}) or a "
+         "file written by 'sparsecider df fit'"),
+        (select, "document frequencies: corpus (from what is scored against), a shipped name "
+         "({names}) or a file written by 'sparsecider df fit'"),
+    ):  # fmt: skip
+        sets.add_argument("--input-format", choices=FORMATS, default="auto",
+                          help="override the detection of the files' format")  # fmt: skip
+        _common(sets, df=df_help)
         sets.add_argument("--per-image", metavar="OUT", help="write one JSON line per image")
-        sets.add_argument("--format", choices=["json", "text"], default="json")
-        sets.add_argument("--n-jobs", type=int, default=-1, help="threads (default: one per CPU)")
-        if name == "select":
-            sets.add_argument("-o", "--output", required=True, metavar="OUT",
-                              help="the chosen captions, a COCO results file")  # fmt: skip
-            sets.add_argument("--against", choices=["candidates", "references"],
-                              default="candidates",
-                              help="candidates: consensus (mean CIDEr-D against the set's other "
-                              "captions); references: the oracle best-of-n")  # fmt: skip
-            sets.add_argument("--sigma", type=float, default=6.0)
+        sets.add_argument("--format", choices=["json", "text"], default="json",
+                          help="json (default) or text (one line)")  # fmt: skip
 
     df = sub.add_parser("df", help="document frequencies: fit, info, list, convert")
-    df_sub = df.add_subparsers(dest="df_command", required=True)
-    fit = df_sub.add_parser("fit", help="fit on references and save")
-    fit.add_argument("references", nargs="+", metavar="REFS")
-    fit.add_argument("-o", "--output", required=True)
-    fit.add_argument("--n", type=_positive_int, default=4)
-    fit.add_argument("--tokenizer", choices=registered(), default="ptb")
-    fit.add_argument("--input-format", choices=FORMATS, default="auto")
+    df_sub = df.add_subparsers(dest="df_command", required=True, metavar="COMMAND")
+    fit = df_sub.add_parser("fit", help="fit on references and save",
+                            description="Count, for every n-gram, the images whose references "
+                            "hold it, and save the table (a versioned .npz).")  # fmt: skip
+    fit.add_argument("references", nargs="+", metavar="REFS",
+                     help="references: COCO annotations, JSON lines, or text (several files: "
+                     "aligned, one reference per line)")  # fmt: skip
+    fit.add_argument("-o", "--output", required=True, metavar="OUT",
+                     help="the file to write (e.g. coco-train.df.npz)")  # fmt: skip
+    fit.add_argument("--n", type=_positive_int, default=4, metavar="N", help=_N_HELP)
+    fit.add_argument("--tokenizer", choices=registered(), default="ptb", metavar="NAME",
+                     help=_TOKENIZER_HELP + "; score with the same one")  # fmt: skip
+    fit.add_argument("--input-format", choices=FORMATS, default="auto",
+                     help="override the detection of the files' format")  # fmt: skip
     fit.add_argument("--name", help="a name for the frequencies, shown in signatures")
     fit.add_argument("--prune", action="store_true",
                      help="leave out n-grams seen in one image (scores unchanged, file smaller; "
                      "a pruned file cannot be merged)")  # fmt: skip
     info = df_sub.add_parser("info", help="describe a saved file or a shipped name")
-    info.add_argument("file", metavar="FILE|NAME")
+    info.add_argument("file", metavar="FILE|NAME", help="a df file or a shipped name")
     df_sub.add_parser("list", help="the document frequencies shipped in the package")
-    convert = df_sub.add_parser("convert", help="import a legacy pickle (CIDEr / SCST code)")
-    convert.add_argument("legacy", metavar="LEGACY.p")
-    convert.add_argument("-o", "--output", required=True)
+    convert = df_sub.add_parser("convert", help="import a legacy pickle (CIDEr / SCST code)",
+                                description="Read a legacy document-frequency pickle of the "
+                                "CIDEr or self-critical training code through a restricted "
+                                "unpickler and save it as a .npz.")  # fmt: skip
+    convert.add_argument("legacy", metavar="LEGACY.p", help="the pickle to convert")
+    convert.add_argument("-o", "--output", required=True, metavar="OUT",
+                         help="the file to write (e.g. coco-train-idxs.df.npz)")  # fmt: skip
     convert.add_argument("--n-images", type=_positive_int, default=None,
                          help="for bare {ngram: df} pickles (default 40504, COCO val)")  # fmt: skip
     return parser
@@ -821,10 +958,6 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.demo:
             return _demo(args.format)
         if args.command == "score":
-            if not 0 < args.confidence < 1:
-                raise UsageError(f"--confidence must be between 0 and 1, got {args.confidence}")
-            if not args.sigma > 0:
-                raise UsageError(f"--sigma must be > 0, got {args.sigma}")
             args.metrics = _metric_list(args.metric)
             args.metric = args.metrics[0]
             return _cmd_score(args)
@@ -833,13 +966,11 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.command == "diversity":
             return _cmd_diversity(args)
         if args.command == "select":
-            if not args.sigma > 0:
-                raise UsageError(f"--sigma must be > 0, got {args.sigma}")
             return _cmd_select(args)
         if args.command == "stream":
-            if not args.sigma > 0:
-                raise UsageError(f"--sigma must be > 0, got {args.sigma}")
             return _cmd_stream(args)
+        if args.command == "demo":
+            return _cmd_demo(args)
     except BrokenPipeError:
         raise
     except (UsageError, CaptionFileError, ValueError, TypeError, OSError, ImportError) as err:

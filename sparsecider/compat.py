@@ -39,10 +39,12 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._checks import MAX_N, check_int, describe_keys
+from ._reference_memo import ReferenceMemo
+from ._validate import check_df
 from .api import cider_d
 from .bleu import corpus_bleu, corpus_statistics, sentence_bleu
-from .corpus import as_corpus
-from .frequencies import NAMED, DocumentFrequencies
+from .corpus import as_corpus, check_references
+from .frequencies import DocumentFrequencies
 from .io.captions import load_annotations, load_results
 from .rouge import rouge_l
 from .tokenizers import get_tokenizer
@@ -79,16 +81,10 @@ def _candidates(gts: object, res: object) -> dict:
     return {k: _one_caption(res[k], f"res[{k!r}]") for k in gts}
 
 
-def _df_option(df: object) -> object:
-    """``df`` as :func:`sparsecider.cider_d` takes it; a clear error otherwise."""
-    if isinstance(df, DocumentFrequencies) or (isinstance(df, str) and df in ("corpus", *NAMED)):
-        return df
-    raise ValueError(
-        f"df={df!r:.60}: only 'corpus' (document frequencies from the references being "
-        "scored), the name of frequencies shipped in the package ("
-        + ", ".join(map(repr, NAMED))
-        + ") or a sparsecider.DocumentFrequencies is supported"
-    )
+def _df_option(df: object) -> DocumentFrequencies | str:
+    """``df`` as every entry point takes it (``"corpus"``, a shipped name, a
+    df file, a :class:`DocumentFrequencies`), checked when the scorer is made."""
+    return check_df(df, 1) or "corpus"
 
 
 class Cider:
@@ -102,12 +98,14 @@ class Cider:
         Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
         Width of the Gaussian length penalty.
-    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, a path, or DocumentFrequencies, default "corpus"
         Document frequencies: from the references being scored (as
         pycocoevalcap), or fixed, as the CIDEr authors' scorer does with
         their ``coco-val-df`` file: ``df="coco-val2014"`` (shipped in the
         package; see :meth:`sparsecider.DocumentFrequencies.named`) gives
-        one image or a few meaningful scores.
+        one image or a few meaningful scores; or a file written by
+        ``sparsecider df fit`` / ``df convert`` (e.g. the self-critical
+        code's ``coco-train-idxs.p``, converted once).
 
     See Also
     --------
@@ -224,14 +222,24 @@ class CiderD(Cider):
         Highest n-gram order; orders 1..n are averaged.
     sigma : float, default 6.0
         Width of the Gaussian length penalty.
-    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, a path, or DocumentFrequencies, default "corpus"
         As :class:`Cider`: the authors' ``df="coco-val-df"`` is
         ``df="coco-val2014"`` here.
+
+    cache_references : bool, default True
+        With fixed ``df``, remember the reference lists of every call and
+        serve the images seen before from a cache of their n-grams, tf-idf
+        and norms (a :class:`sparsecider.RewardScorer` over them, rebuilt
+        as it grows; see :meth:`remember`): the same numbers, bit for bit,
+        at about the speed of the scorer once the training set has been
+        seen.  Memory grows to that of the scorer over the training set.
 
     ``compute_score(gts, res)`` accepts ``res`` as that code does, a list of
     ``{"image_id": id, "caption": [caption]}`` dicts, in which case every
     entry is its own document (as there) and scores follow ``res``'s order;
-    or as a dict like :class:`Cider`.
+    or as a dict like :class:`Cider`.  With fixed ``df`` the entries sharing
+    a reference list (an image's samples and greedy caption) are scored as
+    one image's candidates: their references are read once.
 
     Raises
     ------
@@ -252,8 +260,40 @@ class CiderD(Cider):
 
     _name = "CIDEr-D"
 
-    def __init__(self, n: int = 4, sigma: float = 6.0, df: object = "corpus") -> None:
+    def __init__(
+        self, n: int = 4, sigma: float = 6.0, df: object = "corpus", *,
+        cache_references: bool = True,
+    ) -> None:  # fmt: skip
         super().__init__(n=n, sigma=sigma, df=df)
+        self._memo = None
+        if cache_references and self._df != "corpus":
+            frequencies = (
+                DocumentFrequencies.named(self._df) if isinstance(self._df, str) else self._df
+            )
+            self._memo = ReferenceMemo(df=frequencies, n=self._n, sigma=self._sigma)
+
+    def remember(self, references: object) -> None:
+        """Cache reference lists now (a list of lists of strings, or a dict of them).
+
+        With fixed document frequencies, reference lists are remembered as
+        calls bring them and served from a cache once seen (see the
+        class's description); giving the whole training set here before
+        the first epoch serves every batch from the cache at once (one
+        build: 5-8 s and 257 MiB for 113,287 images x 5 references).
+
+        Raises
+        ------
+        ValueError
+            With ``df="corpus"`` (nothing is remembered then) or
+            ``cache_references=False``.
+        """
+        if self._memo is None:
+            raise ValueError(
+                "this CiderD remembers nothing: it needs fixed document frequencies (df=) "
+                "and cache_references=True"
+            )
+        ref_lists, _ = check_references(references)
+        self._memo.remember([tuple(refs) for refs in ref_lists])
 
     def compute_score(self, gts: Mapping, res) -> tuple[np.float64, np.ndarray]:
         """Score ``res`` against ``gts``.
@@ -320,7 +360,45 @@ class CiderD(Cider):
                 )
             candidates.append(_one_caption(entry["caption"], f"res[{i}]['caption']"))
             references.append(gts[entry["image_id"]])
+        if self._df != "corpus":
+            try:
+                return self._score_by_references(candidates, references)
+            except (TypeError, ValueError):
+                pass  # scored entry by entry below, whose message names the entry
         return self._score(candidates, references)
+
+    def _score_by_references(self, candidates, references) -> tuple[np.float64, np.ndarray]:
+        """Entries sharing a reference list, scored as one image's candidates.
+
+        With fixed document frequencies a candidate's score depends only on
+        its own references, so the entries of one image (SCST code gives
+        its samples and its greedy caption an entry each, with the same
+        references) are scored against one copy of them: the same numbers,
+        the references tokenized and counted once per image instead of once
+        per entry.
+        """
+        key: dict[int, tuple] = {}  # SCST code shares one list object per image
+        group: dict[tuple, int] = {}
+        of_entry = []
+        for refs in references:
+            found = key.get(id(refs))
+            if found is None:
+                found = key[id(refs)] = tuple(refs)
+            of_entry.append(group.setdefault(found, len(group)))
+        members: list[list[int]] = [[] for _ in group]
+        for i, g in enumerate(of_entry):
+            members[g].append(i)
+        grouped = [[candidates[i] for i in m] for m in members]
+        if self._memo is not None:
+            flat = self._memo.score(grouped, list(group))
+        else:
+            flat = cider_d(
+                grouped, [list(refs) for refs in group], n=self._n, sigma=self._sigma,
+                df=self._df, tokenizer="whitespace",
+            ).scores  # fmt: skip
+        scores = np.empty(len(candidates))
+        scores[[i for m in members for i in m]] = flat
+        return np.float64(scores.mean()), scores
 
 
 class Bleu:

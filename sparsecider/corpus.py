@@ -492,11 +492,14 @@ def check_id(name: str, value: object) -> int:
     return int(value)
 
 
-def reference_id_rows(references: object) -> tuple[list[np.ndarray], np.ndarray]:
+def reference_id_rows(
+    references: object, keys: Sequence | None = None
+) -> tuple[list[np.ndarray], np.ndarray]:
     """Each image's reference id sequences as 1-D int64 arrays, and the per-image counts.
 
     ``references``: one entry per image, a padded 2-D integer array or a
-    list of 1-D integer arrays (or a 3-D array).
+    list of 1-D integer arrays (or a 3-D array).  ``keys``: the image ids
+    that messages name (``references[391895]``; default: positions).
     """
     if isinstance(references, np.ndarray) and references.ndim == 3:
         references = list(references)
@@ -508,12 +511,13 @@ def reference_id_rows(references: object) -> tuple[list[np.ndarray], np.ndarray]
     rows: list[np.ndarray] = []
     counts = np.zeros(len(references), dtype=np.int64)
     for i, entry in enumerate(references):
+        at = f"references[{i if keys is None else repr(keys[i])}]"
         if isinstance(entry, Sequence) and not isinstance(entry, str | bytes):
-            seqs = [int_array(s, f"references[{i}][{j}]", 1) for j, s in enumerate(entry)]
+            seqs = [int_array(s, f"{at}[{j}]", 1) for j, s in enumerate(entry)]
         else:
-            seqs = list(int_array(entry, f"references[{i}]", 2))
+            seqs = list(int_array(entry, at, 2))
         if not seqs:
-            raise ValueError(f"references[{i}] is empty; every image needs at least one reference")
+            raise ValueError(f"{at} is empty; every image needs at least one reference")
         counts[i] = len(seqs)
         rows.extend(seqs)
     return rows, counts

@@ -56,6 +56,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 import numpy as np
 
+from ._advice import advise, check_id_strings, sample
 from ._checks import MAX_N, check_int
 from ._stages import no_reference_words
 from ._validate import Options, check_options, warn_small_corpus
@@ -72,11 +73,7 @@ from .tokenizers import (
     lookahead_complete,
 )
 
-__all__ = ["DaskCiderResult", "cider", "cider_d", "fit_df"]
-
-#: Kept for code written against earlier versions: every backend returns
-#: :class:`sparsecider.CiderResult` now.
-DaskCiderResult = CiderResult
+__all__ = ["cider", "cider_d", "fit_df"]
 
 
 # ---- partitions -------------------------------------------------------------------
@@ -97,6 +94,7 @@ def _partitions(records: object) -> list[tuple[object, str]]:
         missing = {"id", "candidate", "references"} - set(records.columns)
         if missing:
             raise ValueError(f"the dataframe has no column(s) {sorted(missing)}")
+        _check_references_column(records["references"].dtype)
         records = records[["id", "candidate", "references"]].to_bag(format="dict")
         parts = records.to_delayed()
         return [(part, f"dataframe partition {i}") for i, part in enumerate(parts)]
@@ -107,6 +105,20 @@ def _partitions(records: object) -> list[tuple[object, str]]:
         "'id', 'candidate' and 'references', or JSON-lines path(s), "
         f"got {type(records).__name__}"
     )
+
+
+def _check_references_column(dtype: object) -> None:
+    """On the client, before any task: a 'references' column of strings means
+    Dask has turned the lists into their text (``dataframe.convert-string``)."""
+    import pandas as pd
+
+    if isinstance(dtype, pd.StringDtype) or str(dtype).startswith("string"):
+        raise TypeError(
+            f"the dataframe's 'references' column has dtype {dtype}: Dask turns object "
+            "columns (lists of references) into strings; create the dataframe under "
+            "dask.config.set({'dataframe.convert-string': False}), or give the column a "
+            "pyarrow list type"
+        )
 
 
 def _rows(part: list | None, origin: str) -> Iterator[Record]:
@@ -171,13 +183,24 @@ def _sum(parts: list[DocumentFrequencies | None]) -> DocumentFrequencies | None:
 
 def _score_partition(
     part, origin, ahead, df: DocumentFrequencies, options: Options
-) -> tuple[list, list[int], np.ndarray | None, int]:
-    """``(ids, candidates per record, per-order values, empty candidates)`` of a partition."""
+) -> tuple[list, list[int], np.ndarray | None, int, tuple[list[str], list[str]]]:
+    """``(ids, candidates per record, per-order values, empty candidates,
+    (a few candidates, a few references))`` of a partition; the captions are
+    for the client's advice (:mod:`sparsecider._advice`)."""
     records = list(_rows(part, origin))
     if not records:
-        return [], [], None, 0
+        return [], [], None, 0, ([], [])
     _, per_order, empty = score_chunk(Chunk(records, *ahead), options, df)
-    return [rec.id for rec in records], [len(rec.candidates) for rec in records], per_order, empty
+    looked_at = (
+        sample([c for rec in records for c in rec.candidates], _LOOKED_AT),
+        sample([r for rec in records for r in rec.references], _LOOKED_AT),
+    )
+    ids = [rec.id for rec in records]
+    return ids, [len(rec.candidates) for rec in records], per_order, empty, looked_at
+
+
+# captions per partition sent back to the client for advice
+_LOOKED_AT = 16
 
 
 def _tree_sum(partials: list, split_every: int):
@@ -274,20 +297,24 @@ def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> CiderResult
     scored = dask.compute(
         *[dask.delayed(score)(p, o, a, shared) for (p, o), a in zip(parts, aheads, strict=True)]
     )
-    ids = [i for part_ids, _, _, _ in scored for i in part_ids]
+    ids = [i for part_ids, *_ in scored for i in part_ids]
     if not ids:
         raise ValueError("records is empty: there are no images to score")
-    n_cands = [c for _, counts, _, _ in scored for c in counts]
+    n_cands = [c for _, counts, *_ in scored for c in counts]
     n_images = len(ids)
+    candidates = [c for *_, (cands, _) in scored for c in cands]
+    check_id_strings(candidates, options.df)
     warn_small_corpus(n_images, options.df, stacklevel=5)
+    references = [r for *_, (_, refs) in scored for r in refs]
+    advise(candidates, references, options.tokenizer, options.df, stacklevel=3)
     return CiderResult.from_per_order(
-        np.concatenate([values for _, _, values, _ in scored if values is not None]),
+        np.concatenate([values for _, _, values, *_ in scored if values is not None]),
         signature=options.signature(n_images),
         n_images=n_images,
         image_index=np.repeat(np.arange(n_images, dtype=np.int64), n_cands),
         ids=tuple(ids),
         df=frequencies,
-        empty_candidates=sum(empty for *_, empty in scored),
+        empty_candidates=sum(empty for _, _, _, empty, _ in scored),
     )
 
 

@@ -3,6 +3,8 @@
 COCO annotations are CC BY 4.0 (Lin et al. 2014, "Microsoft COCO: Common
 Objects in Context").  The file holds raw captions and the reference
 tokenizer's output for them (PTBTokenizer of pycocoevalcap 1.2).
+:func:`write_examples` (``sparsecider demo --write DIR``) writes them as the
+files the command line reads, so that every command of the README runs.
 
 Examples
 --------
@@ -16,9 +18,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from importlib import resources
+from pathlib import Path
 
-__all__ = ["PUBLISHED_CIDER_D", "load_demo"]
+from ._demo_cjk import coco_files
+from .io.text import open_output
+
+__all__ = ["EXAMPLE_FILES", "PUBLISHED_CIDER_D", "load_demo", "write_examples"]
 
 #: CIDEr printed by coco-caption's demo notebook (0.600), full precision.
 PUBLISHED_CIDER_D = 0.5997905185184199
@@ -63,3 +70,97 @@ def load_demo(tokenized: bool = True) -> tuple[list[int], list[str], list[list[s
         data = json.load(f)
     suffix = "_ptb" if tokenized else ""
     return data["image_ids"], data["candidates" + suffix], data["references" + suffix]
+
+
+#: The files :func:`write_examples` writes, and what each holds.
+EXAMPLE_FILES = {
+    "captions_val2014_demo.json": "COCO annotations: the references of the 1,000 demo images "
+    "(a subset of COCO val 2014's captions_val2014.json; scores are the same with either)",
+    "captions_val2014_fakecap_results.json": "COCO results: the demo's one caption per image "
+    "(coco-caption's fakecap results)",
+    "captions_demo.jsonl": 'JSON lines, one record per image: {"id", "candidate", "references"}',
+    "nbest_demo.json": "COCO results with three rows per image: the demo's caption, then the "
+    "captions of two other images (distractors): several candidates per image",
+    "captions_zh_demo.json": "COCO annotations of 120 generated Chinese scenes (3 to 6 "
+    "references each)",
+    "results_zh_demo.json": "COCO results: one generated Chinese caption per scene",
+}
+
+
+def write_examples(directory: str | os.PathLike) -> list[Path]:
+    """Write the example files of :data:`EXAMPLE_FILES` into ``directory``.
+
+    The folder is created if needed; no file is overwritten (if one exists,
+    nothing is written).  Each file is complete or absent
+    (:func:`sparsecider.io.text.open_output`).
+
+    Returns
+    -------
+    list of Path
+        The files written, in the order of :data:`EXAMPLE_FILES`.
+
+    Raises
+    ------
+    FileExistsError
+        One of the files exists already; it names them.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     [p.name for p in write_examples(tmp)][:2]
+    ['captions_val2014_demo.json', 'captions_val2014_fakecap_results.json']
+    """
+    folder = Path(directory)
+    paths = [folder / name for name in EXAMPLE_FILES]
+    existing = [p.name for p in paths if p.exists()]
+    if existing:
+        raise FileExistsError(
+            f"{len(existing)} of the example files exist already in {folder} "
+            f"({', '.join(existing)}); write them to another folder, or remove those"
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    ids, candidates, references = load_demo(tokenized=False)
+    annotations = _coco_annotations(ids, references)
+    results = [{"image_id": i, "caption": c} for i, c in zip(ids, candidates, strict=True)]
+    records = [
+        {"id": i, "candidate": c, "references": r}
+        for i, c, r in zip(ids, candidates, references, strict=True)
+    ]
+    # a 3-best list: the image's caption, then two captions of other images
+    nbest = [
+        {"image_id": i, "caption": candidates[(k + shift) % len(ids)]}
+        for k, i in enumerate(ids)
+        for shift in (0, 1, 500)
+    ]
+    zh_annotations, zh_results = coco_files("zh")
+    contents = [
+        json.dumps(annotations),
+        json.dumps(results),
+        "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in records),
+        json.dumps(nbest),
+        json.dumps(zh_annotations, ensure_ascii=False),
+        json.dumps(zh_results, ensure_ascii=False),
+    ]
+    for path, text in zip(paths, contents, strict=True):
+        with open_output(str(path), text=True) as f:
+            f.write(text if text.endswith("\n") else text + "\n")
+    return paths
+
+
+def _coco_annotations(ids: list[int], references: list[list[str]]) -> dict:
+    """A COCO annotation file of the images and their references."""
+    images = [{"id": i, "file_name": f"COCO_val2014_{i:012d}.jpg"} for i in ids]
+    anns = [
+        {"image_id": i, "id": 10 * k + j, "caption": caption}
+        for k, (i, refs) in enumerate(zip(ids, references, strict=True))
+        for j, caption in enumerate(refs)
+    ]
+    return {
+        "info": {"description": "The 1,000 COCO val 2014 images of the coco-caption demo "
+                 "(sparsecider demo --write); MS-COCO captions, CC BY 4.0"},
+        "licenses": [{"id": 1, "name": "CC BY 4.0"}],
+        "type": "captions",
+        "images": images,
+        "annotations": anns,
+    }  # fmt: skip

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import reduce
+from ._advice import advise, check_id_strings
 from ._validate import check_n_jobs, check_options
 from .corpus import as_candidate_sets
 from .engine import statistics
@@ -51,7 +52,8 @@ class SelfCiderResult:
     Attributes
     ----------
     score : float
-        The mean over images of ``scores`` (``nan`` if any image's is).
+        The mean of ``scores`` over the images that have one (a set of one
+        caption has none); ``nan`` only when no image has one.
     scores : ndarray of float64, shape (n_images,)
         Each set's diversity, in input order: 0 for identical captions, up
         to 1.  ``nan`` for a set of one caption (``log_1`` is undefined) and
@@ -182,9 +184,11 @@ def self_cider(
     options = check_options(n=n, sigma=None, scale=10.0, df=df, tokenizer=tokenizer)
     jobs = check_n_jobs(n_jobs)
     corpus = as_candidate_sets(candidate_sets)
+    check_id_strings(corpus.candidates, options.df)
     stats = statistics(
         corpus, n=options.n, clip=False, tokenizer=options.tokenizer, df=options.df, n_jobs=jobs
     )
+    advise(corpus.candidates, (), options.tokenizer, options.df)
     # the authors' kernel: each pair's per-order cosines, their mean, times 10
     pair_kernel = reduce.pair_values(stats, None).mean(axis=0)
     pair_kernel *= 10.0
@@ -202,8 +206,9 @@ def self_cider(
             for s, matrix in zip(sets.tolist(), stacked, strict=True):
                 kept[s] = matrix
     signature = options.signature(corpus.n_images).replace(metric="Self-CIDEr")
+    defined = np.isfinite(scores)
     return SelfCiderResult(
-        score=float(scores.mean()),
+        score=float(scores[defined].mean()) if defined.any() else float("nan"),
         scores=scores,
         sizes=sizes,
         signature=signature,

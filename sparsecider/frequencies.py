@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import re
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ._checks import MAX_N, check_int
+from ._checks import MAX_N, check_bool, check_int
 from ._kernels.counts import count_columns, image_runs
 from ._kernels.docfreq import image_document_frequency
 from ._kernels.hashing import SCHEME, ngram_keys
@@ -32,7 +33,7 @@ from ._version import __version__
 from .corpus import check_id, check_references, reference_id_rows
 from .io.dffile import read_df_file, write_df_file
 from .tokenizers import TokenizerLike, split_whitespace, tokenize, tokenizer_name
-from .tokenizers.ids import reference_id_tokens
+from .tokenizers.ids import id_tokenizer_name, reference_id_tokens
 
 __all__ = ["NAMED", "DocumentFrequencies", "merge_all", "names"]
 
@@ -192,10 +193,14 @@ class DocumentFrequencies:
     ) -> DocumentFrequencies:
         """Fit on references given as token ids (see :func:`sparsecider.cider_d_ids`).
 
-        The n-grams are those of the space-joined decimal id strings, so the
-        result equals :meth:`from_references` on those strings with
-        ``tokenizer="whitespace"`` (and matches the ``*-idxs`` legacy files
-        when ``include_eos=True``, which counted the end-of-sequence id).
+        The n-grams are those of the space-joined decimal id strings: the
+        keys and counts equal :meth:`from_references` on those strings with
+        ``tokenizer="whitespace"`` (and the ``*-idxs`` legacy files when
+        ``include_eos=True``, which counted the end-of-sequence id).  The
+        table records what it counts, ``tokenizer="ids(eos=0)"`` (or
+        ``"ids(eos=0,with-eos)"``): the functions that score words refuse it
+        (but for space-joined id strings with ``tokenizer="whitespace"``), and
+        :func:`sparsecider.cider_d_ids` refuses another end-of-sequence policy.
 
         Examples
         --------
@@ -203,19 +208,21 @@ class DocumentFrequencies:
 
         >>> refs = [[[5, 7, 0, 0], [5, 8, 0, 0]], [[9, 7, 0, 0]]]
         >>> df = DocumentFrequencies.from_id_references(refs, eos=0)
-        >>> df == DocumentFrequencies.from_references(
+        >>> words = DocumentFrequencies.from_references(
         ...     [["5 7", "5 8"], ["9 7"]], tokenizer="whitespace")
-        True
+        >>> df == words.renamed("ids", tokenizer="ids(eos=0)"), df.tokenizer
+        (True, 'ids(eos=0)')
         """
         n = check_int("n", n, maximum=MAX_N)
-        check_id("eos", eos)
+        eos = check_id("eos", eos)
         if pad is not None:
             check_id("pad", pad)
+        include_eos = check_bool("include_eos", include_eos)
         rows, counts = reference_id_rows(references)
         tokens, offsets = reference_id_tokens(
             rows, counts, eos=eos, pad=pad, include_eos=include_eos
         )
-        return cls.from_tokens(tokens, offsets, n=n, tokenizer="whitespace")
+        return cls.from_tokens(tokens, offsets, n=n, tokenizer=id_tokenizer_name(eos, include_eos))
 
     @classmethod
     def from_tokens(
@@ -588,11 +595,12 @@ class DocumentFrequencies:
 
     @classmethod
     def from_pickle(
-        cls, path: str | Path, *, n_images: int | None = None, tokenizer: str = "whitespace"
+        cls, path: str | Path, *, n_images: int | None = None, tokenizer: str | None = None
     ) -> DocumentFrequencies:
         """Import a legacy pickle of the CIDEr / self-critical training code.
 
-        Reads the three layouts of ``SPEC.md`` section 3 through a restricted
+        Reads the three layouts of the CIDEr authors' and the self-critical
+        training code's files through a restricted
         unpickler (see :mod:`sparsecider.io.legacy`):
 
         - ``{ngram_tuple: df}``: give ``n_images`` (COCO val's 40,504 when
@@ -603,17 +611,27 @@ class DocumentFrequencies:
         n-gram tuples hold words, or vocabulary indices as strings
         (``("12", "5")``) in the ``*-idxs`` files; scored with
         :func:`sparsecider.cider_d_ids` or on space-joined id strings.
+        ``tokenizer`` (what the table records it counts) is found from the
+        n-grams unless given: token ids when every token is a decimal
+        number, ``"ids(eos=0,with-eos)"`` when the id 0 is in every image
+        (the self-critical code appends the end-of-sequence id 0 to every
+        reference before counting), else ``"ids"`` (end-of-sequence policy
+        unknown, accepted by every :func:`sparsecider.cider_d_ids` call);
+        ``"whitespace"`` for words (tokenized beforehand).
 
         Examples
         --------
         >>> import pickle, tempfile, pathlib
-        >>> table = {("a",): 2.0, ("dog",): 1.0, ("a", "dog"): 1.0}
+        >>> words = {("a",): 2.0, ("dog",): 1.0, ("a", "dog"): 1.0}
+        >>> ids = {("5",): 1, ("0",): 2, ("5", "0"): 1}  # every reference ends with 0
         >>> with tempfile.TemporaryDirectory() as tmp:
-        ...     path = pathlib.Path(tmp) / "coco-train-words.p"
-        ...     _ = path.write_bytes(pickle.dumps({"document_frequency": table, "ref_len": 2}))
-        ...     df = DocumentFrequencies.from_pickle(path)
-        >>> df.n, df.n_images, len(df)
-        (2, 2, 3)
+        ...     for name, table in (("coco-train-words.p", words), ("coco-train-idxs.p", ids)):
+        ...         path = pathlib.Path(tmp) / name
+        ...         _ = path.write_bytes(pickle.dumps({"document_frequency": table, "ref_len": 2}))
+        ...         df = DocumentFrequencies.from_pickle(path)
+        ...         print(df.n, df.n_images, len(df), df.tokenizer)
+        2 2 3 whitespace
+        2 2 3 ids(eos=0,with-eos)
         """
         from .io.legacy import read_legacy_df
 
@@ -628,10 +646,11 @@ class DocumentFrequencies:
 
     @classmethod
     def from_ngram_counts(
-        cls, table: dict, *, n_images: int, tokenizer: str = "whitespace", source: str = ""
+        cls, table: dict, *, n_images: int, tokenizer: str | None = "whitespace", source: str = ""
     ) -> DocumentFrequencies:
         """From ``{tuple_of_tokens: count}`` (counts of 0 are dropped: they
-        weigh exactly like unseen n-grams).
+        weigh exactly like unseen n-grams).  ``tokenizer=None``: found from
+        the n-grams, as :meth:`from_pickle` describes.
 
         Examples
         --------
@@ -673,6 +692,8 @@ class DocumentFrequencies:
             values.append(count)
         if not by_order:
             raise ValueError("no n-gram with a positive count")
+        if tokenizer is None:
+            tokenizer = _legacy_tokenizer(by_order, n_images)
         n = max(by_order)
         keys, counts = [], []
         for k in range(1, n + 1):
@@ -772,6 +793,21 @@ def merge_all(
     return DocumentFrequencies(
         keys, counts, n_images=n_images, tokenizer=tokenizer, source="merged"
     )
+
+
+_DECIMAL_TEXTS = re.compile(r"[0-9 \n-]*")
+
+
+def _legacy_tokenizer(by_order: dict[int, tuple[list[str], list]], n_images: int) -> str:
+    """What a legacy table counts: token ids (``ids(...)``) when every token
+    is a decimal number, else words (``"whitespace"``)."""
+    texts = "\n".join(text for order_texts, _ in by_order.values() for text in order_texts)
+    if not _DECIMAL_TEXTS.fullmatch(texts):
+        return "whitespace"
+    unigrams, counts = by_order.get(1, ([], []))
+    # the self-critical code appends the end-of-sequence id 0 to every reference
+    in_every_image = any(u == "0" and c == n_images for u, c in zip(unigrams, counts, strict=True))
+    return "ids(eos=0,with-eos)" if in_every_image else "ids"
 
 
 def _rebuild(

@@ -13,13 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import reduce
-from ._checks import int_array
+from ._checks import check_bool, int_array
 from ._validate import check_options, warn_small_corpus
 from .corpus import check_id, reference_id_rows
 from .engine import token_statistics
 from .frequencies import DocumentFrequencies
 from .result import CiderResult
-from .tokenizers.ids import id_sequences, id_tokens, reference_id_tokens
+from .tokenizers.ids import id_sequences, id_tokenizer_name, id_tokens, reference_id_tokens
 
 __all__ = ["cider_d_ids"]
 
@@ -47,10 +47,13 @@ def cider_d_ids(
     references : list, one entry per image
         A padded 2-D integer array (references x time) or a list of 1-D
         integer arrays.  Each sequence ends at its first ``eos``.
-    df : DocumentFrequencies, a name, or "corpus"
+    df : DocumentFrequencies, a path, or "corpus"
         Usually fitted once on the training references
         (:meth:`DocumentFrequencies.from_id_references`, or an ``*-idxs``
-        legacy pickle through :meth:`DocumentFrequencies.from_pickle`).
+        legacy pickle through :meth:`DocumentFrequencies.from_pickle`), or
+        the path of such a table saved.  It must count token ids read with
+        the same ``eos`` and ``include_eos``: a table of words (such as
+        ``"coco-val2014"``) is refused, its n-grams would never match.
     eos : int
         End-of-sequence id.
     pad : int, optional
@@ -75,7 +78,8 @@ def cider_d_ids(
     TypeError
         Non-integer ids, ``eos`` or ``pad``, or an argument that is not an array.
     ValueError
-        Arrays of the wrong shape, an image without references, rows not
+        A ``df`` of words, or of ids counted with another end-of-sequence
+        policy; arrays of the wrong shape, an image without references, rows not
         matching the images (without ``image_index``), an ``image_index``
         outside the images, every reference empty with ``df="corpus"``, or
         an invalid ``n``, ``sigma``, ``scale`` or ``df``.
@@ -103,9 +107,13 @@ def cider_d_ids(
     >>> r.scores.tolist(), r.image_scores().tolist()
     ([10.0, 0.0, 10.0], [5.0, 10.0])
     """
-    options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer="whitespace")
     eos = check_id("eos", eos)
     pad = None if pad is None else check_id("pad", pad)
+    include_eos = check_bool("include_eos", include_eos)
+    tokenizer = id_tokenizer_name(eos, include_eos)
+    options = check_options(
+        n=n, sigma=sigma, scale=scale, df=df, tokenizer="whitespace", ids=tokenizer
+    )
     cand = int_array(candidates, "candidates", 2)
     rows, counts = reference_id_rows(references)
     ref_tokens, offsets = reference_id_tokens(
@@ -131,15 +139,13 @@ def cider_d_ids(
                 f"image_index[{bad}] = {int(image[bad])} is not an image (0..{n_images - 1})"
             )
     cand_tokens = id_tokens(*id_sequences(cand, eos=eos, pad=pad, include_eos=include_eos))
-    warn_small_corpus(n_images, options.df, stacklevel=3)
     stats = token_statistics(
         ref_tokens, cand_tokens, image, offsets, n=options.n, clip=True, df=options.df
     )
+    warn_small_corpus(n_images, options.df, stacklevel=3, ids=True)
     return CiderResult.from_per_order(
         reduce.per_order_values(stats, options.sigma, options.scale),
-        signature=options.signature(
-            n_images, tokenizer=f"ids(eos={eos}{',with-eos' if include_eos else ''})"
-        ),
+        signature=options.signature(n_images, tokenizer=tokenizer),
         n_images=n_images,
         image_index=image,
         df=options.df,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import reduce
+from ._advice import advise, check_id_strings
 from ._kernels.pairs import sum_by
 from ._validate import Options, check_n_jobs, check_options, warn_small_corpus
 from .api import References, score_corpus
@@ -124,7 +125,7 @@ def mbr_select(
         ``cider_d(candidate_sets, references)`` (the oracle best-of-n).
     n, sigma, tokenizer, scale, n_jobs
         As in :func:`sparsecider.cider_d`.
-    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, a path, or DocumentFrequencies, default "corpus"
         ``"corpus"``: counted over what is scored against, one document per
         image: the candidate sets (consensus) or the references (oracle).
         A name (``"coco-val2014"``) or fitted frequencies (e.g. the
@@ -177,8 +178,10 @@ def mbr_select(
         scores, metric = result.scores, "oracle-CIDEr-D"
     else:
         corpus = sets
-        warn_small_corpus(corpus.n_images, options.df, stacklevel=3)
+        check_id_strings(corpus.candidates, options.df)
         scores, metric = _consensus_scores(corpus, options, jobs), "MBR-CIDEr-D"
+        warn_small_corpus(corpus.n_images, options.df, stacklevel=3)
+        advise(corpus.candidates, (), options.tokenizer, options.df)
     signature = options.signature(corpus.n_images).replace(metric=metric)
     return _select(sets, scores, signature)
 

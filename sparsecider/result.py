@@ -342,3 +342,15 @@ class CiderResult:
 
     def __float__(self) -> float:
         return self.score
+
+    def __format__(self, spec: str) -> str:
+        """``f"{result:.3f}"`` formats the score; ``f"{result}"`` is ``str(result)``.
+
+        Examples
+        --------
+        >>> import sparsecider
+        >>> r = sparsecider.cider_d(["a dog runs fast"], [["a dog runs fast"]], df="coco-val2014")
+        >>> f"{r:.3f}", f"{r:>8.2f}"
+        ('10.000', '   10.00')
+        """
+        return str(self) if not spec else format(self.score, spec)

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ._advice import advise
 from ._checks import check_real
 from ._image_shards import per_candidate
 from ._kernels.arrays import exclusive_cumsum, ranges
@@ -37,11 +38,19 @@ from ._kernels.lcs import lcs_lengths
 from ._kernels.pairs import candidate_reference_pairs
 from ._kernels.tokens import Tokens
 from ._validate import check_n_jobs
-from .corpus import as_corpus
+from .corpus import Corpus, as_corpus
 from .result import CiderResult, Signature
 from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer, ptb_tokenize
 
-__all__ = ["EMPTY_TOKEN", "rouge_l", "rouge_l_scores", "rouge_l_tokenizer", "split_space"]
+__all__ = [
+    "EMPTY_TOKEN",
+    "rouge_l",
+    "rouge_l_result",
+    "rouge_l_scores",
+    "rouge_l_statistics",
+    "rouge_l_tokenizer",
+    "split_space",
+]
 
 # the hash of the empty string in the token scheme (length 0, no bytes: 0)
 EMPTY_TOKEN = np.uint64(0)
@@ -239,15 +248,38 @@ def rouge_l(
     resolved = rouge_l_tokenizer(tokenizer)
     jobs = check_n_jobs(n_jobs)
     corpus = as_corpus(candidates, references)
-    precision, recall = per_candidate(corpus, resolved, _measure, n_jobs=jobs)
+    precision, recall = rouge_l_statistics(corpus, resolved, n_jobs=jobs)
+    advise(corpus.candidates, corpus.references, resolved)
+    return rouge_l_result(
+        precision, recall, beta=beta, tokenizer=resolved.name, n_images=corpus.n_images,
+        image_index=corpus.candidate_image, ids=corpus.ids,
+    )  # fmt: skip
+
+
+def rouge_l_statistics(
+    corpus: Corpus, tokenizer: Tokenizer, *, n_jobs: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each candidate's best precision and best recall over its image's references
+    (a normalised corpus, a tokenizer from :func:`rouge_l_tokenizer`), in
+    ``n_jobs`` threads; bit-identical for every value."""
+    return per_candidate(corpus, tokenizer, _measure, n_jobs=n_jobs)
+
+
+def rouge_l_result(
+    precision: np.ndarray, recall: np.ndarray, *, beta: float, tokenizer: str, n_images: int,
+    image_index: np.ndarray, ids: tuple | None,
+) -> CiderResult:  # fmt: skip
+    """The :class:`~sparsecider.CiderResult` of :func:`rouge_l` from its statistics
+    (:func:`rouge_l_statistics`), whose per-candidate rows may come from
+    several calls (:class:`sparsecider.CiderAccumulator`)."""
     scores = rouge_l_scores(precision, recall, beta)
     return CiderResult(
         score=float(scores.mean()),
         scores=scores,
         per_order=scores[:, None].copy(),
-        signature=Signature("ROUGE-L", beta=beta, tokenizer=resolved.name, scale=None),
-        n_images=corpus.n_images,
-        image_index=corpus.candidate_image,
-        ids=corpus.ids,
+        signature=Signature("ROUGE-L", beta=beta, tokenizer=tokenizer, scale=None),
+        n_images=n_images,
+        image_index=image_index,
+        ids=ids,
         metric="ROUGE-L",
     )

@@ -129,7 +129,12 @@ def _resampled_means(values: np.ndarray, n_resamples: int, rng: np.random.Genera
 
 
 def bootstrap_ci(
-    scores: object, *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
+    scores: object,
+    *,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    weights: object = None,
 ) -> BootstrapCI:
     """Percentile bootstrap confidence interval of the mean of per-image scores.
 
@@ -137,6 +142,11 @@ def bootstrap_ci(
     ----------
     scores : array-like of float, shape (n_images,)
         Per-image scores, e.g. ``CiderResult.image_scores()``.
+    weights : array-like of int, shape (n_images,), optional
+        The number of candidates of each image, when images have several:
+        the images are resampled, each counting with its candidates, so the
+        interval is that of the mean over candidates (the score of such a
+        run, ``CiderResult.score``), and ``score`` is that mean.
     n_resamples : int, default 1000
         Number of resamples of the images (with replacement).
     confidence : float, default 0.95
@@ -164,16 +174,38 @@ def bootstrap_ci(
     >>> ci = bootstrap_ci([0.0, 1.0, 2.0, 3.0], n_resamples=200, seed=1)
     >>> bool(0.0 <= ci.low < ci.score == 1.5 < ci.high <= 3.0)  # the mean lies within
     True
+
+    Image 0 has three candidates scoring 1, 2 and 3 (mean 2), image 1 one
+    scoring 6: the mean over the four candidates is 3:
+
+    >>> bootstrap_ci([2.0, 6.0], weights=[3, 1], n_resamples=50).score
+    3.0
     """
     values = _check(scores, "scores")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
-    means = _resampled_means(values, int(n_resamples), np.random.default_rng(seed))
+    rng = np.random.default_rng(seed)
+    if weights is None:
+        score = float(values.mean())
+        means = _resampled_means(values, int(n_resamples), rng)
+    else:
+        counts = _weights(weights, values.shape[0])
+        # resampled sums of (count * score, count): their ratio is the mean over candidates
+        sums = _resampled_means(np.column_stack((counts * values, counts)), int(n_resamples), rng)
+        score = float((counts * values).sum() / counts.sum())
+        means = sums[:, 0] / sums[:, 1]
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(means, [tail, 100 - tail])
-    return BootstrapCI(float(values.mean()), float(low), float(high), confidence, n_resamples, seed)
+    return BootstrapCI(score, float(low), float(high), confidence, n_resamples, seed)
+
+
+def _weights(weights: object, n: int) -> np.ndarray:
+    counts = np.asarray(weights, dtype=np.float64)
+    if counts.shape != (n,) or not (np.isfinite(counts).all() and (counts >= 1).all()):
+        raise ValueError(f"weights must hold one count >= 1 per image ({n}), got {weights!r:.60}")
+    return counts
 
 
 def _check_count(name: str, value: object) -> int:

@@ -75,6 +75,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
+from ._advice import advise, check_id_strings, sample
 from ._checks import MAX_N, check_int
 from ._progress import check_progress, iterate
 from ._stages import no_reference_words
@@ -360,12 +361,17 @@ def _score_stream(
         per_order: list[np.ndarray] = []
         ids: list = []
         n_cands: list[int] = []
+        looked_at: list[list[str]] = []  # a sample of the first chunk, for advice
 
         empty = 0
 
         def consume(f=None) -> None:
             nonlocal empty
             for chunk, values, chunk_empty in scored:
+                if not per_order:  # what the captions say, from the first chunk
+                    looked_at.append(sample([c for r in chunk.records for c in r.candidates]))
+                    looked_at.append(sample([c for r in chunk.records for c in r.references]))
+                    check_id_strings(looked_at[0], options.df)
                 per_order.append(values)
                 empty += chunk_empty
                 ids.extend(rec.id for rec in chunk.records)
@@ -382,6 +388,7 @@ def _score_stream(
         raise ValueError("records is empty: there are no images to score")
     n_images = len(ids)
     warn_small_corpus(n_images, options.df, stacklevel=5)
+    advise(*looked_at, options.tokenizer, options.df, stacklevel=3)
     return CiderResult.from_per_order(
         np.concatenate(per_order),
         signature=options.signature(n_images),
@@ -414,7 +421,7 @@ def cider_d(
         One record per image: ``{"id", "candidate", "references"}``.
     n, sigma, tokenizer, scale
         As in :func:`sparsecider.cider_d`.
-    df : "corpus", a name, or DocumentFrequencies, default "corpus"
+    df : "corpus", a name, a path, or DocumentFrequencies, default "corpus"
         ``"corpus"``: fitted on the records' references in a first pass
         (the records must then be readable twice: not a one-shot iterator).
         A name (``"coco-val2014"``) or a :class:`~sparsecider.DocumentFrequencies`:

@@ -44,6 +44,14 @@ def _no_stray_warnings():
         yield
 
 
+@pytest.fixture(scope="session")
+def fifty_s_data():
+    """PASCAL-50S and ABSTRACT-50S: from ../shared/data, or the copy in tests/data."""
+    if not datasets.fifty_s_available():
+        pytest.fail(f"the 50S files are missing from {datasets.VENDORED}")
+    return datasets
+
+
 @pytest.fixture
 def tqdm_bars(monkeypatch):
     """Every ``tqdm.auto.tqdm`` bar made during the test (for its total and count)."""

@@ -406,9 +406,9 @@ def test_flickr8k_expert(shared_data):
     assert_rouge_matches(cands[:3000], refs[:3000])
 
 
-def test_pascal50s(shared_data):
+def test_pascal50s(fifty_s_data):
     """50 references per image."""
-    cands, refs, _ = shared_data.fifty_s("pascal")
+    cands, refs, _ = fifty_s_data.fifty_s("pascal")
     rows = list(range(0, len(cands), 13))  # 616 rows over both candidate files
     assert_bleu_matches([cands[i] for i in rows], [refs[i] for i in rows])
     assert_rouge_matches([cands[i] for i in rows], [refs[i] for i in rows])

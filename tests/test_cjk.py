@@ -5,7 +5,7 @@ segmented by the library directly and joined with spaces (the way users do
 it today: ``" ".join(jieba.cut(c))``), with the documented options written
 out here with the standard library (NFKC by ``unicodedata``, punctuation by
 Unicode category, ``str.lower``), on generated corpora of 120 images per
-language (``tests/fixtures/cjk_captions.py``).  The ``"char"`` rule is
+language (``sparsecider/_demo_cjk.py``).  The ``"char"`` rule is
 checked against a slow character-by-character twin.  Each library is in the
 ``test`` extra; without it (outside CI) its tests skip with that reason.
 """
@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 import sparsecider
+from sparsecider._demo_cjk import coco_files, corpus
 from sparsecider.cli import main
 from sparsecider.tokenizers import (
     get_tokenizer,
@@ -36,7 +37,6 @@ from sparsecider.tokenizers import (
     tokenize,
     zh,
 )
-from tests.fixtures.cjk_captions import coco_files, corpus
 from tests.twin import char_twin
 
 TOL = 1e-12

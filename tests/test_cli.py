@@ -197,7 +197,7 @@ def test_df_fit_info_convert_and_score_with_it(files, capsys):
             lambda t: _jsonl(
                 t / "bad.json", [{"id": "im0", "caption": "a"}, {"id": "im0", "caption": "b"}]
             ),
-            r"bad\.json:2: a second caption for image 'im0' \(first at .*bad\.json:1\)",
+            r"bad\.json:2: a second entry for image 'im0' \(first at .*bad\.json:1\)",
         ),
         (
             lambda t: t.joinpath("bad.json").write_bytes(b"a dog\ncaf\xe9\n"),

@@ -85,5 +85,5 @@ def test_compat_errors_name_the_image():
         CiderD().compute_score(
             {1: ["a"]}, [{"image_id": 1, "caption": ["a"]}, {"image_id": 9, "caption": ["a"]}]
         )
-    with pytest.raises(ValueError, match=r"df='coco-val-df': only 'corpus'"):
+    with pytest.raises(ValueError, match=r"df='coco-val-df' is not supported; use df='corpus'"):
         CiderD(df="coco-val-df")

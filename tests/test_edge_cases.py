@@ -1,4 +1,4 @@
-"""SPEC section 1's edge cases, each with its expected value worked out by hand.
+"""tests/SPEC.md, section 1's edge cases, each with its expected value worked out by hand.
 
 Notation: with N images, idf(g) = ln N - ln max(1, df(g)).  In a two-image
 corpus an n-gram in one image only has idf ln 2, one in both has idf 0.

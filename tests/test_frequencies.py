@@ -27,7 +27,7 @@ except ImportError:
 
 def reference_df_dict(references: list[list[str]]) -> dict:
     """The reference's own df dict ({ngram_tuple: float}); a dict-based count
-    written from SPEC section 1 when pycocoevalcap is not installed."""
+    written from tests/SPEC.md, section 1 when pycocoevalcap is not installed."""
     if CiderScorer is not None:
         scorer = CiderScorer()
         for refs in references:
@@ -235,7 +235,11 @@ def test_legacy_idxs_pickle_with_the_eos_word(tmp_path):
         pickle.dumps({"document_frequency": reference_df_dict(with_eos), "ref_len": 3})
     )
     df = DocumentFrequencies.from_pickle(path)
-    assert df == DocumentFrequencies.from_references(with_eos, tokenizer="whitespace")
+    # the same counts as the strings', recorded as ids with the eos 0 counted ("0" in
+    # every image): cider_d_ids with eos=0, include_eos=True takes it, words do not
+    words = DocumentFrequencies.from_references(with_eos, tokenizer="whitespace")
+    assert df == words.renamed("x", tokenizer="ids(eos=0,with-eos)")
+    assert df.tokenizer == "ids(eos=0,with-eos)"
 
 
 def test_bare_pickle_defaults_to_coco_val_images(tmp_path):

@@ -354,7 +354,7 @@ def test_token_ids_beyond_int64_are_refused():
 
 
 def test_n_one_has_no_length_penalty_like_the_reference_with_n_honoured(monkeypatch):
-    """pycocoevalcap extracts 1..4-grams whatever its n (SPEC 1); run with n
+    """pycocoevalcap extracts 1..4-grams whatever its n (tests/SPEC.md, section 1); run with n
     honoured, its length (the bigram count) is 0 at n = 1 for every caption."""
     cs = pytest.importorskip("pycocoevalcap.cider.cider_scorer", reason="the `ref` extra")
     original = cs.precook
@@ -389,7 +389,7 @@ def test_the_vectorizer_follows_set_params_after_fit():
     vec = CiderVectorizer(tokenizer="whitespace").fit(refs)
     vec.set_params(variant="cider")
     plain = sparsecider.cider(cands, refs, tokenizer="whitespace", df=vec.df_)
-    assert np.array_equal(vec.score(cands, refs).scores, plain.scores)
+    assert np.array_equal(vec.evaluate(cands, refs).scores, plain.scores)
     sim = vec.similarity(["a dog runs"], ["a dog runs fast"])
     one = sparsecider.cider(["a dog runs"], [["a dog runs fast"]], df=vec.df_,
                             tokenizer="whitespace")  # fmt: skip
@@ -663,12 +663,16 @@ def test_a_hard_link_to_an_input_is_replaced_not_written_through(captions, capsy
     assert Path(refs).read_bytes() == before  # the link is broken, the input kept
 
 
-@pytest.mark.parametrize("sigma", ["1e-170", "1e200", "nan", "inf"])
-def test_cli_sigma_out_of_range_is_one_line(captions, capsys, sigma):
+@pytest.mark.parametrize("sigma", ["1e-170", "1e200", "nan", "inf", "-1"])
+def test_cli_sigma_out_of_range_is_a_usage_error(captions, capsys, sigma):
+    # refused when the command line is parsed, as --n 0 (exit 2, issue 27), in one line
+    # after the usage
     _, refs, cands = captions
-    assert main(["score", "-r", refs, "-c", cands, f"--sigma={sigma}"]) == 1
+    with pytest.raises(SystemExit) as stop:
+        main(["score", "-r", refs, "-c", cands, f"--sigma={sigma}"])
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "sigma" in err
+    assert stop.value.code == 2 and out == ""
+    assert err.splitlines()[-1].startswith("sparsecider score: error: argument --sigma: must")
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,10 @@ def test_ids_equal_the_string_path(ref_ids, data, include_eos):
     if not any(t for r in text_refs for t in r):
         return
     df = DocumentFrequencies.from_id_references(refs, eos=EOS, pad=PAD, include_eos=include_eos)
-    assert df == DocumentFrequencies.from_references(text_refs, tokenizer="whitespace")
+    # the same n-grams and counts as the strings'; the table records that it counts ids
+    words = DocumentFrequencies.from_references(text_refs, tokenizer="whitespace")
+    assert df == words.renamed("ids", tokenizer=f"ids(eos={EOS}{',with-eos' * include_eos})")
+    assert df.tokenizer == ("ids(eos=0,with-eos)" if include_eos else "ids(eos=0)")
     got = cider_d_ids(
         cand, refs, df=df, eos=EOS, pad=PAD, include_eos=include_eos, image_index=image_index
     )

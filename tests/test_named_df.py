@@ -128,7 +128,7 @@ def test_every_face_takes_the_name():
     from sparsecider.compat import Cider, CiderD
 
     vec = CiderVectorizer(df="coco-val2014", tokenizer="whitespace").fit(None)
-    assert np.array_equal(vec.score(cands, refs).scores, want.scores)
+    assert np.array_equal(vec.evaluate(cands, refs).scores, want.scores)
     records = [{"id": i, "candidate": c, "references": r} for i, (c, r) in
                enumerate(zip(cands, refs, strict=True))]  # fmt: skip
     streamed = stream.cider_d(records, df="coco-val2014", tokenizer="whitespace")
@@ -153,9 +153,11 @@ def test_dask_and_ids_take_the_name():
     bag = db.from_sequence(records, npartitions=2)
     got = sdask.cider_d(bag, df="coco-val2014", tokenizer="whitespace")
     assert np.array_equal(got.scores, want.scores) and got.signature == want.signature
-    ids = sparsecider.cider_d_ids(np.array([[4, 5, 0]]), [np.array([[4, 5, 0]])], eos=0,
-                                  df="coco-val2014")  # fmt: skip
-    assert ids.signature.df == "coco-val2014(n_images=40504)"
+    # a table of words cannot score token ids (it gave numbers before: issue 27)
+    words = r"df=coco-val2014\(n_images=40504\) counts words \(tokenizer 'ptb'\), but token ids"
+    with pytest.raises(ValueError, match=words):
+        sparsecider.cider_d_ids(np.array([[4, 5, 0]]), [np.array([[4, 5, 0]])], eos=0,
+                                df="coco-val2014")  # fmt: skip
 
 
 def test_bad_names_say_what_exists():
@@ -164,7 +166,9 @@ def test_bad_names_say_what_exists():
     with pytest.raises(ValueError, match=r"no document frequencies named 'x'; known names: "
                                          r"'coco-val2014'"):  # fmt: skip
         DocumentFrequencies.named("x")
-    with pytest.raises(ValueError, match=r"df='nope': only 'corpus' .*'coco-val2014'"):
+    with pytest.raises(
+        ValueError, match=r"df='nope' is not supported; use df='corpus' .*'coco-val2014'"
+    ):
         from sparsecider.compat import CiderD
 
         CiderD(df="nope")

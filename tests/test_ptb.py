@@ -257,7 +257,7 @@ def test_end_of_input():
 
 
 def test_lookahead_across_captions():
-    # SPEC section 4: a caption-final "K." depends on how the next caption begins
+    # tests/SPEC.md, section 4: a caption-final "K." depends on how the next caption begins
     assert ptb_tokenize(["A sign that reads K.", "A dog runs."])[0] == "a sign that reads k"
     assert ptb_tokenize(["A sign that reads K.", "a dog runs."])[0] == "a sign that reads k."
     assert ptb_tokenize(["A sign that reads K."]) == ["a sign that reads k."]

@@ -130,19 +130,19 @@ def test_flickr8k_published_taus_from_raw_text(shared_data, kind, tau_b, tau_c):
 
 
 @pytest.mark.parametrize("name", ["pascal", "abstract"])
-def test_fifty_s_every_candidate(shared_data, name):
-    cands, refs, _ = shared_data.fifty_s(name)
+def test_fifty_s_every_candidate(fifty_s_data, name):
+    cands, refs, _ = fifty_s_data.fifty_s(name)
     got = sparsecider.cider_d(cands, refs, tokenizer="whitespace")
     want = reference_scores(f"{name}50s", cands, refs)
     assert got.scores.shape == (len(cands),)
     assert np.abs(got.scores - want).max() <= TOL
 
 
-def test_nested_candidates_against_reference_run_per_slot(shared_data):
+def test_nested_candidates_against_reference_run_per_slot(fifty_s_data):
     """ABSTRACT-50S has four candidates per image (two in file B, two in C).
     Nested scoring counts df once per image; the reference reaches the same
     numbers with one run per candidate slot over the same images."""
-    cands, refs, ids = shared_data.fifty_s("abstract")
+    cands, refs, ids = fifty_s_data.fifty_s("abstract")
     by_image: dict[str, list[str]] = {}
     image_refs: dict[str, list[str]] = {}
     for c, r, i in zip(cands, refs, ids, strict=True):
@@ -170,7 +170,10 @@ def test_nested_candidates_against_reference_run_per_slot(shared_data):
 # iteritems -> items; checked equal to the unmodified Python 2 code to 9e-16)
 # and stored in fixtures/plain_cider_reference_scores.npz.
 @pytest.mark.parametrize("name", ["coco_fakecap", "coco_val", "flickr8k_expert", "abstract50s"])
-def test_plain_cider_against_the_authors_scorer(shared_data, name):
+def test_plain_cider_against_the_authors_scorer(request, name):
+    # Flickr8K is not redistributable (../shared/data only); the others are in the repository
+    data = {"coco_fakecap": "coco_data", "coco_val": "coco_data", "abstract50s": "fifty_s_data"}
+    shared_data = request.getfixturevalue(data.get(name, "shared_data"))
     if name == "coco_fakecap":
         cands, refs = shared_data.coco_fakecap()
         cands, refs = [cands[k] for k in refs], list(refs.values())

@@ -138,7 +138,10 @@ def test_edge_cases_against_the_oracle_and_by_hand():
     check_against_oracle(got, divs, kernels)
     s = got.scores
     assert s[0] == 0.0 and math.copysign(1, s[0]) == 1  # not -0.0
-    assert math.isnan(s[1]) and math.isnan(s[3]) and math.isnan(got.score)
+    assert math.isnan(s[1]) and math.isnan(s[3])
+    # the corpus score: the mean over the sets that have one (the authors' sets always
+    # have several captions; a set of one has no diversity to average in)
+    assert got.score == pytest.approx(float(np.nanmean(divs)), abs=1e-12)
     assert s[2] == 0.0
     # K / 10 = I (both captions have n-grams of every order 1..4): eigenvalues 1, 1
     assert s[4] == pytest.approx(-math.log(1 / 2) / math.log(2), abs=1e-15) == 1.0
@@ -210,7 +213,8 @@ def test_raw_text_and_ids():
     assert a.ids == ("x", "y") and b.ids is None
     assert np.array_equal(a.scores, b.scores, equal_nan=True) and a.scores[0] == 0.0
     assert a.kernels is None and a.sizes.tolist() == [2, 1]
-    assert str(a).startswith("Self-CIDEr = nan | Self-CIDEr|n:4|df:precomputed(n_images=3,")
+    # "y" has one caption, no score: the mean is over "x" alone
+    assert str(a).startswith("Self-CIDEr = 0.0000 | Self-CIDEr|n:4|df:precomputed(n_images=3,")
 
 
 def test_errors():

@@ -151,7 +151,7 @@ def test_error_leaves_no_partial_output(tmp_path):
 
 
 def test_tokenize_slice_reads_ahead_like_the_whole_sequence():
-    # SPEC section 4: "A sign that reads K." followed by "A dog runs." gives
+    # tests/SPEC.md, section 4: "A sign that reads K." followed by "A dog runs." gives
     # "a sign that reads k", but alone (or before "a dog runs.") "a sign that reads k."
     assert ptb_tokenize(["A sign that reads K.", "A dog runs."])[0] == "a sign that reads k"
     assert ptb_tokenize(["A sign that reads K."]) == ["a sign that reads k."]

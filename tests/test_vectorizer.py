@@ -77,13 +77,26 @@ def test_float32_and_sparse_interface():
 
 def test_score_is_exact_and_matches_cider_d():
     vec = CiderVectorizer(tokenizer="whitespace").fit(REFS)
-    got = vec.score(CANDS, REFS)
+    got = vec.evaluate(CANDS, REFS)
     want = sparsecider.cider_d(CANDS, REFS, tokenizer="whitespace")
     np.testing.assert_allclose(got.scores, want.scores, atol=1e-12)
-    plain = CiderVectorizer(tokenizer="whitespace", variant="cider").fit(REFS).score(CANDS, REFS)
+    plain = CiderVectorizer(tokenizer="whitespace", variant="cider").fit(REFS).evaluate(CANDS, REFS)
     np.testing.assert_allclose(
         plain.scores, sparsecider.cider(CANDS, REFS, tokenizer="whitespace").scores, atol=1e-12
     )
+
+
+def test_score_follows_scikit_learns_convention_a_float():
+    # score(X, y) is what cross_val_score and GridSearchCV call: a float, higher is better
+    from sklearn.model_selection import cross_val_score
+
+    vec = CiderVectorizer(tokenizer="whitespace").fit(REFS)
+    value = vec.score(CANDS, REFS)
+    assert type(value) is float
+    assert value == sparsecider.cider_d(CANDS, REFS, tokenizer="whitespace").score
+    assert vec.n_features == 2**18  # 4 orders x 2**18 = 2**20 columns, as HashingVectorizer
+    folds = cross_val_score(CiderVectorizer(tokenizer="whitespace"), CANDS, REFS, cv=2)
+    assert folds.shape == (2,) and np.isfinite(folds).all()
 
 
 @pytest.mark.parametrize("variant", ["cider-d", "cider"])
@@ -128,9 +141,9 @@ def test_pipeline_feature_union_clone_pickle_joblib(tmp_path):
 
 def test_set_params_changes_the_result():
     vec = CiderVectorizer(tokenizer="whitespace").fit(REFS)
-    before = vec.score(CANDS, REFS).score
+    before = vec.score(CANDS, REFS)
     vec.set_params(sigma=1.0)
-    assert vec.score(CANDS, REFS).score != before
+    assert vec.score(CANDS, REFS) != before
 
 
 class NearestCaption(BaseEstimator):
@@ -177,7 +190,7 @@ def test_bad_parameters_and_input():
         vec.transform("a dog")
     with pytest.raises(TypeError, match=r"X\[1\] must be a string, got int"):
         vec.transform(["a", 3])
-    with pytest.raises(ValueError, match=r"df was fitted for n=2; it cannot serve n=4"):
+    with pytest.raises(ValueError, match=r"df was fitted for n=2; it cannot score n=4"):
         CiderVectorizer(df=DocumentFrequencies.from_references(REFS, n=2)).fit(None)
 
 

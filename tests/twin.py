@@ -1,4 +1,4 @@
-"""A slow, line-by-line, dict-based twin of SPEC sections 1 and 2 (and, at the
+"""A slow, line-by-line, dict-based twin of tests/SPEC.md, sections 1 and 2 (and, at the
 end, of the "char" tokenizer's rule, one character at a time).
 
 Written from the specification, not from sparsecider's code: every n-gram is

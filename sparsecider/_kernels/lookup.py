@@ -5,7 +5,8 @@ with a count each.  These kernels merge such tables (summing the counts of
 equal keys) and add a table's counts to the positions of matching query
 keys, by a two-run merge (:func:`lookup_sorted`, for two tables of similar
 size) or through a bucket index on the keys' top bits (:func:`lookup_buckets`,
-for few queries against a large table).
+for few queries against a large table; :func:`bucket_positions` returns
+where each key is, in several tables at once).
 """
 
 from __future__ import annotations
@@ -14,7 +15,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["bucket_index", "lookup_buckets", "lookup_sorted", "merge_sorted", "merge_two"]
+__all__ = [
+    "bucket_index",
+    "bucket_positions",
+    "lookup_buckets",
+    "lookup_sorted",
+    "merge_sorted",
+    "merge_two",
+]
 
 
 def merge_sorted(
@@ -113,15 +121,16 @@ def lookup_sorted(
     return out
 
 
-def bucket_index(table: np.ndarray) -> np.ndarray:
+def bucket_index(table: np.ndarray, extra_bits: int = 0) -> np.ndarray:
     """Where each bucket of a sorted key table starts, for :func:`lookup_buckets`.
 
     Keys are hashes, so their top bits are uniform: with B = bit_length(n) - 1
-    top bits as the bucket, buckets hold about 2 keys each.  ``out[b]`` is
+    top bits as the bucket, buckets hold about 2 keys each (each of
+    ``extra_bits`` more halves that, and doubles the index).  ``out[b]`` is
     the position of the first key whose top B bits are >= b; shape
     (2**B + 1,).  Cost: one ``bincount`` over the table.
     """
-    bits = max(int(table.shape[0]).bit_length() - 1, 1)
+    bits = max(int(table.shape[0]).bit_length() - 1 + extra_bits, 1)
     bucket = (table >> np.uint64(64 - bits)).astype(np.int64)
     dtype = np.int32 if table.shape[0] < 2**31 else np.int64
     index = np.zeros((1 << bits) + 1, dtype=dtype)
@@ -154,4 +163,50 @@ def lookup_buckets(
         # sorted buckets: go on only while the stored key is still smaller
         active = active[(stored < wanted) & (at + 1 < end[active])]
         position[active] += 1
+    return out
+
+
+def bucket_positions(
+    table: np.ndarray, index: np.ndarray, bucket: np.ndarray, keys: np.ndarray
+) -> np.ndarray:
+    """The position of each key in ``table`` (-1 where absent), searched in its bucket.
+
+    Preconditions: ``table[index[b]:index[b + 1]]`` is bucket b, strictly
+    increasing, and ``bucket[i]`` is key i's bucket.  Several sorted tables
+    laid end to end, each with its own :func:`bucket_index` shifted by the
+    table's offset, are searched in one call (the per-order n-gram tables
+    of a reference cache).  The steps are those of :func:`lookup_buckets`.
+    Cost: O(len(keys)), about two random reads per key.
+
+    Examples
+    --------
+    >>> table = np.array([2, 5, 9, 3, 7], dtype=np.uint64)  # two tables: [2, 5, 9], [3, 7]
+    >>> index = np.array([0, 2, 3, 3, 5])  # buckets [2, 5], [9]; [], [3, 7]
+    >>> keys = np.array([5, 9, 7, 4], dtype=np.uint64)
+    >>> bucket_positions(table, index, np.array([0, 1, 3, 3]), keys).tolist()
+    [1, 2, 4, -1]
+    """
+    if table.shape[0] == 0:
+        return np.full(keys.shape[0], -1, dtype=np.int64)
+    start = index[bucket].astype(np.int64)
+    end = index[bucket + 1].astype(np.int64)
+    # the first place of every bucket at once (most keys end there), then
+    # the keys still below their bucket's entries, a place further each step
+    stored = np.take(table, start, mode="clip")
+    found = (stored == keys) & (start < end)
+    out = start + 1
+    out *= found
+    out -= 1  # start where found, else -1 (cheaper than np.where)
+    more = (stored < keys) & (start + 1 < end)
+    active = np.flatnonzero(more)
+    position = np.compress(more, start) + 1
+    end, wanted = np.compress(more, end), np.compress(more, keys)
+    while active.shape[0]:
+        stored = table[position]
+        hit = stored == wanted
+        out[np.compress(hit, active)] = np.compress(hit, position)
+        position += 1
+        go = (stored < wanted) & (position < end)
+        active, position = np.compress(go, active), np.compress(go, position)
+        end, wanted = np.compress(go, end), np.compress(go, wanted)
     return out

@@ -301,33 +301,39 @@ def _hashable(value: object, where: str) -> object:
 
 
 def read_candidates(path: str, fmt: str = "auto", *, several: bool = False) -> Captions:
-    """One candidate caption per image (a duplicate image is an error), or
-    with ``several=True`` each image's set of captions.
+    """Each image's candidate captions: one, or several written as a list.
+
+    An image may have several candidates (n-best lists, sampled captions)
+    in every format, written explicitly: a list as the ``caption`` of a COCO
+    results entry or the ``candidate`` of a JSON line, or captions separated
+    by tabs on a text line (a tab never stays inside a caption).  Repeated
+    entries of one image (COCO results rows or JSON lines with the same id)
+    add to its candidates only with ``several=True`` (the command line's
+    ``--several``); otherwise they are an error, as a repeated row in a
+    results file is usually a mistake.
 
     Parameters
     ----------
     path : str
-        A COCO results file, JSON lines or plain text (one caption per
+        A COCO results file, JSON lines or plain text (one image per
         line); ``-`` is standard input.
     fmt : {"auto", "coco", "jsonl", "text"}, default "auto"
         The format; ``"auto"`` detects it from the content.
     several : bool, default False
-        Accept several captions per image (for Self-CIDEr and consensus
-        selection): repeated entries of an image add to its set, in file
-        order; a JSON-lines ``candidate`` may be a list; a text line holds
-        an image's captions separated by tabs.
+        Repeated entries of an image add to its candidates, in file order.
 
     Returns
     -------
     Captions
-        One caption per image (or each image's captions); ``kind`` is
+        Each image's candidates, in file order; ``kind`` is
         ``"coco-results"``, ``"jsonl"`` or ``"text"``.
 
     Raises
     ------
     CaptionFileError
-        An unreadable or malformed file, an entry without id or caption, an
-        empty caption, or a second caption for an image.
+        An unreadable or malformed file, an entry without id or caption, a
+        caption that is not a string, an empty list of captions, or (unless
+        ``several``) a second entry for an image.
 
     Examples
     --------
@@ -340,6 +346,12 @@ def read_candidates(path: str, fmt: str = "auto", *, several: bool = False) -> C
     ...     cands = read_candidates(path)
     >>> cands.ids, cands.captions, cands.kind
     ([7, 3], [['a dog'], ['a bus']], 'coco-results')
+    >>> with tempfile.TemporaryDirectory() as tmp:  # several per image: a list, or tabs
+    ...     path = os.path.join(tmp, "nbest.txt")
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         _ = f.write("a dog\\tthe dog runs\\na bus\\n")
+    ...     read_candidates(path).captions
+    [['a dog', 'the dog runs'], ['a bus']]
     """
     text = read_text(path)
     name = "<stdin>" if path == "-" else path
@@ -347,10 +359,7 @@ def read_candidates(path: str, fmt: str = "auto", *, several: bool = False) -> C
     if kind == "text":
         # an empty candidate scores 0, as in pycocoevalcap: kept, and counted by the caller
         captions = [
-            [
-                _caption_of(field, f"{name}:{i}", allow_empty=True)
-                for field in (line.split("\t") if several else [line])
-            ]
+            [_caption_of(field, f"{name}:{i}", allow_empty=True) for field in line.split("\t")]
             for i, line in enumerate(_lines(text), start=1)
         ]
         return Captions(list(range(1, len(captions) + 1)), captions, "text", name)
@@ -360,46 +369,42 @@ def read_candidates(path: str, fmt: str = "auto", *, several: bool = False) -> C
     else:
         rows = _result_rows(data, name)
         result_kind = "coco-results"
-    ids, captions, seen = [], [], {}
+    ids, captions = [], []
+    seen: dict = {}  # image id -> (its position, where it first occurs)
     for where, row in rows:
         row = as_record(row)
-        image = _id_of(row, where)
-        if several:
-            if "candidate" not in row:
-                raise CaptionFileError(f"{where}: no 'caption' or 'candidate'")
-            value = row["candidate"]
-            values = value if isinstance(value, list) else [value]
-            if not values:
-                raise CaptionFileError(f"{where} (image {image!r}): an empty list of captions")
-            for caption in values:
-                caption = _caption_of(caption, f"{where} (image {image!r})", allow_empty=True)
-                if image not in seen:
-                    seen[image] = len(ids)
-                    ids.append(image)
-                    captions.append([])
-                captions[seen[image]].append(caption)
-            continue
-        if image in seen:
-            raise CaptionFileError(
-                f"{where}: a second caption for image {image!r} (first at {seen[image]}); "
-                "give one caption per image"
-            )
-        seen[image] = where
+        image = _hashable(_id_of(row, where), where)
         if "candidate" not in row:
             raise CaptionFileError(f"{where}: no 'caption' or 'candidate'")
+        value = row["candidate"]
+        values = value if isinstance(value, list) else [value]
+        if not values:
+            raise CaptionFileError(f"{where} (image {image!r}): an empty list of captions")
+        found = [_caption_of(c, f"{where} (image {image!r})", allow_empty=True) for c in values]
+        if image in seen:
+            if not several:
+                raise CaptionFileError(
+                    f"{where}: a second entry for image {image!r} (first at "
+                    f"{seen[image][1]}); give one entry per image (its caption may be a list "
+                    "of several), or use --several to add repeated entries to the image's "
+                    "candidates"
+                )
+            captions[seen[image][0]].extend(found)
+            continue
+        seen[image] = (len(ids), where)
         ids.append(image)
-        captions.append(
-            [_caption_of(row["candidate"], f"{where} (image {image!r})", allow_empty=True)]
-        )
+        captions.append(found)
     return Captions(ids, captions, result_kind, name)
 
 
 def align(
     references: Captions, candidates: Captions
-) -> tuple[list, list[str], list[list[str]], int]:
+) -> tuple[list, list[str | list[str]], list[list[str]], int]:
     """Pair candidates with references: by line for text, by id otherwise.
 
-    Returns ``(ids, candidates, references, unscored)``.  A candidate whose
+    Returns ``(ids, candidates, references, unscored)``; each image's
+    candidates are a string when it has one, else the list (as
+    :func:`sparsecider.cider_d` takes them).  A candidate whose
     image has no references is an error; images with references but no
     candidate are an error too, except for a COCO annotation file, where (as
     ``COCOEvalCap``) only the images of the results are scored and
@@ -417,6 +422,8 @@ def align(
     >>> cands = Captions([3, 1], [["one cat"], ["one dog"]], "coco-results", "c")
     >>> align(refs, cands)  # image order of the annotations; image 2 unscored
     ([1, 3], ['one dog', 'one cat'], [['a dog'], ['a cat']], 1)
+    >>> align(refs, Captions([1], [["one dog", "a dog"]], "coco-results", "c"))[1]
+    [['one dog', 'a dog']]
     """
     if references.by_line != candidates.by_line:
         raise CaptionFileError(
@@ -429,7 +436,7 @@ def align(
                 f"{candidates.source} has {len(candidates.ids)} lines but {references.source} "
                 f"has {len(references.ids)}; text files are aligned line by line"
             )
-        return candidates.ids, [c[0] for c in candidates.captions], references.captions, 0
+        return candidates.ids, _per_image(candidates.captions), references.captions, 0
     ref_of = dict(zip(references.ids, references.captions, strict=True))
     missing = [i for i in candidates.ids if i not in ref_of]
     if missing:
@@ -451,7 +458,12 @@ def align(
             f"{references.source}: {len(empty)} image(s) with results have no reference caption: "
             f"{describe_keys(empty)}"
         )
-    return ids, [cand_of[i][0] for i in ids], [ref_of[i] for i in ids], len(unscored)
+    return ids, _per_image([cand_of[i] for i in ids]), [ref_of[i] for i in ids], len(unscored)
+
+
+def _per_image(captions: list[list[str]]) -> list[str | list[str]]:
+    """Each image's candidates: its caption when it has one, else its list."""
+    return [c[0] if len(c) == 1 else c for c in captions]
 
 
 def _result_rows(data: object, name: str) -> list[tuple[str, dict]]:

@@ -28,6 +28,7 @@ from .registry import (
     tokenize,
     tokenize_slice,
     tokenizer_name,
+    tokens,
 )
 from .whitespace import split_whitespace
 
@@ -45,4 +46,5 @@ __all__ = [
     "tokenize",
     "tokenize_slice",
     "tokenizer_name",
+    "tokens",
 ]

@@ -10,6 +10,30 @@ import re
 
 from . import _ptb_tables as t
 
+__all__ = [
+    "ABBR_KEEP",
+    "ABBR_NUMBER",
+    "ABBR_SENTENCE",
+    "CASED",
+    "DIGIT",
+    "LETTER",
+    "LOOKAHEAD_SPACE",
+    "LRUN",
+    "OWN",
+    "OWN_NUMBER_INNER",
+    "OWN_RUNS",
+    "RUN",
+    "SPACE_CLASS",
+    "STARTER_AFTER_RE",
+    "UNICODE_HYPHENS",
+    "WORD_CHAR_CLASS",
+    "WORD_CHAR_RE",
+    "WORD_CONT",
+    "abbreviation_re",
+    "code_points",
+    "ranges_to_class",
+]
+
 
 def ranges_to_class(ranges: str) -> str:
     """``"0041-005A 00AA"`` -> the inside of a regex character class."""

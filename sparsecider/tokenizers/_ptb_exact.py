@@ -20,6 +20,12 @@ import re
 
 from . import _ptb_classes as c
 
+__all__ = [
+    "PUNCTUATIONS",
+    "lower_token",
+    "tokenize_text",
+]
+
 LETTER, DIGIT, RUN, LRUN = c.LETTER, c.DIGIT, c.RUN, c.LRUN
 WORD_CONT = c.WORD_CONT
 

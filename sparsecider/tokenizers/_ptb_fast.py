@@ -26,6 +26,11 @@ import numpy as np
 
 from . import _ptb_tables as t
 
+__all__ = [
+    "clean",
+    "tokenize",
+]
+
 _MULTI_WORDS = (b"gonna", b"gotta", b"wanna", b"lemme", b"gimme", b"cannot")
 
 # Byte classes.  SPACE: a space, or a double quote, which is always a token of

@@ -9,6 +9,26 @@ deleted by the reference (it separates tokens and prints nothing).
 
 from __future__ import annotations
 
+__all__ = [
+    "ABBR_ACRONYM",
+    "ABBR_LETTER",
+    "ABBR_NUMBER",
+    "ABBR_SENTENCE",
+    "ABBR_TITLE",
+    "CASED",
+    "LETTERS",
+    "LOOKAHEAD_SPACES",
+    "MARKS",
+    "OWN",
+    "OWN_NUMBER_INNER",
+    "OWN_RUNS",
+    "SPACE_LIKE",
+    "STARTERS",
+    "STARTER_ABBREVIATIONS",
+    "UNICODE_HYPHENS",
+    "UPPERCASE",
+]
+
 #: Word characters: letters and digits (a run of them is one token).
 LETTERS = (
     "0030-0039 0041-005A 0061-007A 00AA 00B5 00BA 00C0-00D6 00D8-00F6 00F8-02C1 02C6-02D1 "

@@ -26,13 +26,14 @@ from .cjk import (
     WORD,
     TextOptions,
     code_point_classes,
-    finish,
+    finish_text,
     from_code_points,
     joined_code_points,
     normalized,
 )
+from .whitespace import split_whitespace
 
-__all__ = ["OPTIONS", "load", "markers", "segment", "split", "version"]
+__all__ = ["OPTIONS", "load", "markers", "segment", "split", "token_text", "version"]
 
 #: No option of its own; no library to load; versioned with sparsecider.
 OPTIONS: dict[str, bool] = {}
@@ -78,6 +79,12 @@ def segment(captions: list[str]) -> list[str]:
     return from_code_points(np.insert(cp, np.flatnonzero(glued) + 1, np.uint32(32)))
 
 
+def token_text(captions: list[str], text: TextOptions) -> list[str]:
+    """The ``"char"`` tokenizer as text: normalise, :func:`segment`, then
+    :func:`.cjk.finish_text`; each caption's tokens, separated by spaces."""
+    return finish_text(segment(normalized(captions, text)), text)
+
+
 def split(captions: list[str], text: TextOptions) -> Tokens:
-    """The ``"char"`` tokenizer: normalise, :func:`segment`, then :func:`.cjk.finish`."""
-    return finish(segment(normalized(captions, text)), text)
+    """The hashes of :func:`token_text`."""
+    return split_whitespace(token_text(captions, text))

@@ -63,6 +63,7 @@ __all__ = [
     "check_options",
     "code_point_classes",
     "finish",
+    "finish_text",
     "from_code_points",
     "joined_code_points",
     "missing",
@@ -252,11 +253,7 @@ def from_code_points(cp: np.ndarray) -> list[str]:
 
 def finish(segmented: list[str], options: TextOptions) -> Tokens:
     """Segmented captions (tokens joined by whitespace) -> Tokens, after the
-    punctuation and case options.
-
-    Cost: one lower-casing per caption, then (dropping punctuation) a few
-    vectorised passes over the code points of all captions; no Python call
-    per token.
+    punctuation and case options: the hashes of :func:`finish_text`.
 
     Parameters
     ----------
@@ -268,10 +265,26 @@ def finish(segmented: list[str], options: TextOptions) -> Tokens:
     -------
     Tokens
     """
+    return split_whitespace(finish_text(segmented, options))
+
+
+def finish_text(segmented: list[str], options: TextOptions) -> list[str]:
+    """Segmented captions after the punctuation and case options, as text:
+    each caption's tokens separated by whitespace.
+
+    Cost: one lower-casing per caption, then (dropping punctuation) a few
+    vectorised passes over the code points of all captions; no Python call
+    per token.
+
+    Examples
+    --------
+    >>> finish_text(["一只 狗 。", "A Dog !"], TextOptions(None, "drop", True))
+    ['一只 狗  ', 'a dog  ']
+    """
     if options.lowercase:
         segmented = [s.lower() for s in segmented]
     if options.punctuation == "keep" or not segmented:
-        return split_whitespace(segmented)
+        return segmented
     cp, separators = joined_code_points(segmented)
     classes = code_point_classes(cp)
     word = classes != SPACE
@@ -283,4 +296,4 @@ def finish(segmented: list[str], options: TextOptions) -> Tokens:
     blank[word] = others[run[word]] == 0  # a token made only of punctuation
     cp[blank] = 32
     cp[separators] = 10
-    return split_whitespace(from_code_points(cp))
+    return from_code_points(cp)

@@ -8,12 +8,49 @@ are such strings).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .._kernels.tokens import Tokens
 from .whitespace import split_whitespace
 
-__all__ = ["id_sequences", "id_tokens", "reference_id_tokens"]
+__all__ = [
+    "IdHasher",
+    "counts_ids",
+    "id_sequences",
+    "id_tokenizer_name",
+    "id_tokens",
+    "reference_id_tokens",
+]
+
+
+def id_tokenizer_name(eos: int, include_eos: bool) -> str:
+    """The tokenizer name of token ids read with this end-of-sequence policy.
+
+    It is the ``tok:`` field of :func:`sparsecider.cider_d_ids`'s signature
+    and the ``tokenizer`` of document frequencies fitted on token ids, so
+    that a table records how its ids were counted.
+
+    Examples
+    --------
+    >>> id_tokenizer_name(0, False), id_tokenizer_name(0, True)
+    ('ids(eos=0)', 'ids(eos=0,with-eos)')
+    """
+    return f"ids(eos={eos}{',with-eos' if include_eos else ''})"
+
+
+def counts_ids(tokenizer: str) -> bool:
+    """Whether a tokenizer name (a table's or a signature's) is that of token
+    ids: ``ids(...)``, or ``ids`` alone for a converted legacy table whose
+    end-of-sequence policy is not known.
+
+    Examples
+    --------
+    >>> counts_ids("ids(eos=0,with-eos)"), counts_ids("ids"), counts_ids("ptb")
+    (True, True, False)
+    """
+    return tokenizer == "ids" or tokenizer.startswith("ids(")
 
 
 def id_sequences(
@@ -56,6 +93,8 @@ def id_sequences(
     >>> flat.tolist(), lengths.tolist()
     ([4, 5, 0, 7, 2, 0], [3, 1, 2])
     """
+    if rows.shape[1] == 0:  # no ids at all (argmax needs a column)
+        return rows.reshape(-1), np.zeros(rows.shape[0], dtype=np.int64)
     positions = np.arange(rows.shape[1])[None, :]
     limit = np.full(rows.shape[0], rows.shape[1]) if row_lengths is None else row_lengths
     is_eos = (rows == eos) & (positions < limit[:, None])
@@ -97,20 +136,56 @@ def id_tokens(flat: np.ndarray, lengths: np.ndarray) -> Tokens:
 
 
 def reference_id_tokens(
-    rows: list[np.ndarray], counts: np.ndarray, *, eos: int, pad: int | None, include_eos: bool
+    rows: list[np.ndarray],
+    counts: np.ndarray,
+    *,
+    eos: int,
+    pad: int | None,
+    include_eos: bool,
+    hasher: Callable[[np.ndarray, np.ndarray], Tokens] | None = None,
 ) -> tuple[Tokens, np.ndarray]:
     """Tokens of all reference id rows (image after image) and the image offsets.
 
     ``rows`` are 1-D int64 arrays, ``counts`` the rows per image (as checked
-    by :func:`sparsecider.corpus.reference_id_rows`).
+    by :func:`sparsecider.corpus.reference_id_rows`).  ``hasher`` turns the
+    kept ids and their lengths into tokens (default :func:`id_tokens`).
     """
     lengths = np.array([r.shape[0] for r in rows], dtype=np.int64)
     padded = np.zeros((len(rows), int(lengths.max(initial=0))), dtype=np.int64)
-    for j, r in enumerate(rows):
-        padded[j, : r.shape[0]] = r
+    if rows:  # row after row, as the mask's True entries run
+        padded[np.arange(padded.shape[1]) < lengths[:, None]] = np.concatenate(rows)
     flat, kept = id_sequences(
         padded, eos=eos, pad=pad, include_eos=include_eos, row_lengths=lengths
     )
     offsets = np.zeros(counts.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    return id_tokens(flat, kept), offsets
+    return (id_tokens if hasher is None else hasher)(flat, kept), offsets
+
+
+class IdHasher:
+    """Token hashes of ids from a table of the ids ``0 .. size - 1``, built once.
+
+    :func:`id_tokens` hashes the decimal string of every distinct id of a
+    call; a scorer called on every training batch looks the hashes up
+    instead.  Ids outside the table (negative, or ``size`` and above) are
+    hashed as :func:`id_tokens` does.  The table takes 8 bytes per id.
+
+    Examples
+    --------
+    >>> hasher = IdHasher(10)
+    >>> flat, lengths = np.array([4, 5, 17, -2]), np.array([2, 2])
+    >>> bool(np.array_equal(hasher(flat, lengths).hashes, id_tokens(flat, lengths).hashes))
+    True
+    """
+
+    def __init__(self, size: int) -> None:
+        self.table = split_whitespace([" ".join(map(str, range(size)))]).hashes
+
+    def __call__(self, flat: np.ndarray, lengths: np.ndarray) -> Tokens:
+        size = self.table.shape[0]
+        inside = (flat >= 0) & (flat < size)
+        hashes = self.table[np.where(inside, flat, 0)] if size else np.zeros(flat.shape, np.uint64)
+        if not inside.all():
+            outside = np.flatnonzero(~inside)
+            hashes[outside] = id_tokens(flat[outside], np.array([outside.shape[0]])).hashes
+        return Tokens(hashes=hashes, lengths=lengths.astype(np.int64))

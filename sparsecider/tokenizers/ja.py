@@ -25,9 +25,10 @@ import threading
 from importlib import metadata
 
 from .._kernels.tokens import Tokens
-from .cjk import TextOptions, finish, missing, normalized
+from .cjk import TextOptions, finish_text, missing, normalized
+from .whitespace import split_whitespace
 
-__all__ = ["OPTIONS", "load", "markers", "segment", "split", "version"]
+__all__ = ["OPTIONS", "load", "markers", "segment", "split", "token_text", "version"]
 
 #: MeCab has no option here (the dictionary is fixed by the name).
 OPTIONS: dict[str, bool] = {}
@@ -77,6 +78,12 @@ def segment(captions: list[str]) -> list[str]:
     return [parse(c) for c in captions]
 
 
+def token_text(captions: list[str], text: TextOptions) -> list[str]:
+    """The ``"mecab"`` tokenizer as text: normalise, :func:`segment`, then
+    :func:`.cjk.finish_text`; each caption's tokens, separated by spaces."""
+    return finish_text(segment(normalized(captions, text)), text)
+
+
 def split(captions: list[str], text: TextOptions) -> Tokens:
-    """The ``"mecab"`` tokenizer: normalise, :func:`segment`, then :func:`.cjk.finish`."""
-    return finish(segment(normalized(captions, text)), text)
+    """The hashes of :func:`token_text`."""
+    return split_whitespace(token_text(captions, text))

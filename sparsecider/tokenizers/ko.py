@@ -24,9 +24,10 @@ from importlib import metadata
 from operator import attrgetter
 
 from .._kernels.tokens import Tokens
-from .cjk import TextOptions, finish, missing, normalized
+from .cjk import TextOptions, finish_text, missing, normalized
+from .whitespace import split_whitespace
 
-__all__ = ["OPTIONS", "load", "markers", "segment", "split", "version"]
+__all__ = ["OPTIONS", "load", "markers", "segment", "split", "token_text", "version"]
 
 #: Kiwi has no option here (its defaults, as ``kiwipiepy.Kiwi().tokenize``).
 OPTIONS: dict[str, bool] = {}
@@ -74,6 +75,12 @@ def segment(captions: list[str]) -> list[str]:
         return [" ".join(map(_form, tokens)) for tokens in kiwi.tokenize(captions)]
 
 
+def token_text(captions: list[str], text: TextOptions) -> list[str]:
+    """The ``"kiwi"`` tokenizer as text: normalise, :func:`segment`, then
+    :func:`.cjk.finish_text`; each caption's tokens, separated by spaces."""
+    return finish_text(segment(normalized(captions, text)), text)
+
+
 def split(captions: list[str], text: TextOptions) -> Tokens:
-    """The ``"kiwi"`` tokenizer: normalise, :func:`segment`, then :func:`.cjk.finish`."""
-    return finish(segment(normalized(captions, text)), text)
+    """The hashes of :func:`token_text`."""
+    return split_whitespace(token_text(captions, text))

@@ -80,6 +80,7 @@ __all__ = [
     "tokenize",
     "tokenize_slice",
     "tokenizer_name",
+    "tokens",
 ]
 
 
@@ -109,12 +110,17 @@ class Tokenizer:
     options : str
         The markers of the options that differ from their defaults and
         change tokens (``"+nfkc+no-hmm"``); ``""`` for none.
+    text : callable
+        ``list[str] -> list[str]``: each caption's tokens as text, separated
+        by whitespace (what :attr:`split` hashes; :meth:`tokens`).
 
     Examples
     --------
     >>> t = get_tokenizer("ptb")
     >>> t.name, t.lookahead, t.split(["A dog's toy."]).lengths.tolist()
     ('ptb', True, [4])
+    >>> t.tokens(["A dog's toy."])
+    [['a', 'dog', "'s", 'toy']]
     """
 
     base_name: str
@@ -123,11 +129,18 @@ class Tokenizer:
     custom: Callable | None = None
     version: str | None = None
     options: str = ""
+    text: Callable[[list[str]], list[str]] = list
 
     @property
     def name(self) -> str:
         versioned = self.base_name if self.version is None else f"{self.base_name}-{self.version}"
         return versioned + self.options
+
+    def tokens(self, captions: list[str]) -> list[list[str]]:
+        """Each caption's tokens as strings: what the n-grams are made of
+        (the hashes of :attr:`split`, before hashing).  Cost: that of the
+        tokenizer, then one ``str.split`` per caption."""
+        return [caption.split() for caption in self.text(captions)]
 
 
 TokenizerLike = str | Callable[[list[str]], Sequence[Sequence[str]]] | Tokenizer
@@ -139,7 +152,7 @@ def _ptb(captions: list[str]) -> Tokens:
 
 
 _REGISTRY: dict[str, Tokenizer] = {
-    "ptb": Tokenizer("ptb", _ptb, lookahead=True),
+    "ptb": Tokenizer("ptb", _ptb, lookahead=True, text=ptb_tokenize),
     "whitespace": Tokenizer("whitespace", split_whitespace),
 }
 
@@ -182,6 +195,7 @@ def _segmenter(name: str, options: dict[str, object]) -> Tokenizer:
         functools.partial(module.split, text=text, **own),
         version=module.version(),
         options=text.markers + module.markers(**own),
+        text=functools.partial(module.token_text, text=text, **own),
     )
     with _building:
         return _built.setdefault(key, built)
@@ -258,7 +272,12 @@ def get_tokenizer(tokenizer: TokenizerLike, **options: object) -> Tokenizer:
         )
     if callable(tokenizer):
         name = "custom:" + getattr(tokenizer, "__qualname__", type(tokenizer).__name__)
-        return Tokenizer(name, lambda captions: _custom(tokenizer, captions), custom=tokenizer)
+        return Tokenizer(
+            name,
+            lambda captions: _custom(tokenizer, captions)[1],
+            custom=tokenizer,
+            text=lambda captions: _custom(tokenizer, captions)[0],
+        )
     raise TypeError(
         "tokenizer must be a name such as 'whitespace' or a callable, "
         f"got {type(tokenizer).__name__}"
@@ -289,8 +308,9 @@ def tokenizer_name(tokenizer: TokenizerLike) -> str:
     return get_tokenizer(tokenizer).name
 
 
-def _custom(fn: Callable, captions: list[str]) -> Tokens:
-    """A user's tokenizer, its output checked and hashed."""
+def _custom(fn: Callable, captions: list[str]) -> tuple[list[str], Tokens]:
+    """A user's tokenizer, its output checked: each caption's tokens joined by
+    spaces, and hashed."""
     token_lists = fn(captions)
     if isinstance(token_lists, str) or not isinstance(token_lists, Sequence):
         raise TypeError(
@@ -321,7 +341,7 @@ def _custom(fn: Callable, captions: list[str]) -> Tokens:
             f"the tokenizer's output [{i}] = {list(token_lists[i])!r:.80} holds an empty token "
             "or one with whitespace inside; tokens must be non-empty and whitespace-free"
         )
-    return tokens
+    return joined, tokens
 
 
 def tokenize(captions: list[str], tokenizer: TokenizerLike) -> Tokens:
@@ -360,6 +380,49 @@ def tokenize(captions: list[str], tokenizer: TokenizerLike) -> Tokens:
     return get_tokenizer(tokenizer).split(captions)
 
 
+def tokens(
+    captions: Sequence[str], tokenizer: TokenizerLike = "ptb", **options: object
+) -> list[list[str]]:
+    """The tokens a tokenizer makes of captions: what CIDEr's n-grams are made of.
+
+    The scoring functions hash these tokens; this shows them, for every
+    registered tokenizer and for a callable, so that a surprising score can
+    be traced to its tokens.  The captions are tokenized as one sequence, as
+    the scoring functions do (for ``"ptb"`` a caption's tokens can depend on
+    the next caption).
+
+    Parameters
+    ----------
+    captions : list of str
+    tokenizer : str, callable or Tokenizer, default "ptb"
+        As the scoring functions' ``tokenizer=`` (:func:`get_tokenizer`).
+    **options
+        Options of a CJK tokenizer (see :func:`get_tokenizer`).
+
+    Returns
+    -------
+    list of list of str
+        One list of tokens per caption, in order.
+
+    Raises
+    ------
+    TypeError
+        ``captions`` is a string or holds something else than strings.
+
+    Examples
+    --------
+    >>> tokens(["A man's dog doesn't bark (loudly)!"])
+    [['a', 'man', "'s", 'dog', 'does', "n't", 'bark', '-lrb-', 'loudly', '-rrb-']]
+    >>> tokens(["A man's dog."], "whitespace")
+    [['A', "man's", 'dog.']]
+    >>> tokens(["穿着红色T恤的男人。"], "char")
+    [['穿', '着', '红', '色', 't', '恤', '的', '男', '人']]
+    """
+    from ..corpus import caption_list  # the one check of a list of captions
+
+    return get_tokenizer(tokenizer, **options).tokens(caption_list(captions, "captions"))
+
+
 # How far past a slice of captions the PTB lexer may need to read (see
 # :func:`lookahead_captions`).
 # LOOKAHEAD_NONBLANK (2) and LOOKAHEAD_CHARS (256) live in .ptb, which reads ahead by them
@@ -369,8 +432,8 @@ def lookahead_captions(following: Iterable[str]) -> list[str]:
     """The captions after a slice that decide how the slice's last captions tokenize.
 
     The reference PTB tokenizer looks past the end of a caption, so a
-    caption's tokens may depend on the captions after it (SPEC.md, section
-    4; ``PTB_BEHAVIOUR.md``, sections 15 and 20): a single letter or a number
+    caption's tokens may depend on the captions after it
+    (``PTB_BEHAVIOUR.md``, sections 15 and 20): a single letter or a number
     abbreviation before a final period looks across any number of blank
     captions at the next non-blank one (a sentence starter such as ``The``,
     or a digit), and needs to know whether a line end follows that one's

@@ -19,9 +19,10 @@ import threading
 from importlib import metadata
 
 from .._kernels.tokens import Tokens
-from .cjk import TextOptions, finish, missing, normalized
+from .cjk import TextOptions, finish_text, missing, normalized
+from .whitespace import split_whitespace
 
-__all__ = ["OPTIONS", "load", "markers", "segment", "split", "version"]
+__all__ = ["OPTIONS", "load", "markers", "segment", "split", "token_text", "version"]
 
 #: jieba's own options and their defaults: ``hmm`` (jieba's HMM for words
 #: not in its dictionary; ``False`` is ``jieba.cut(..., HMM=False)``).
@@ -75,6 +76,12 @@ def segment(captions: list[str], *, hmm: bool = True) -> list[str]:
     return [" ".join(cut(c, cut_all=False, HMM=hmm)) for c in captions]
 
 
+def token_text(captions: list[str], text: TextOptions, *, hmm: bool = True) -> list[str]:
+    """The ``"jieba"`` tokenizer as text: normalise, :func:`segment`, then
+    :func:`.cjk.finish_text`; each caption's tokens, separated by spaces."""
+    return finish_text(segment(normalized(captions, text), hmm=hmm), text)
+
+
 def split(captions: list[str], text: TextOptions, *, hmm: bool = True) -> Tokens:
-    """The ``"jieba"`` tokenizer: normalise, :func:`segment`, then :func:`.cjk.finish`."""
-    return finish(segment(normalized(captions, text), hmm=hmm), text)
+    """The hashes of :func:`token_text`."""
+    return split_whitespace(token_text(captions, text, hmm=hmm))
