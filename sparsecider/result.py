@@ -115,6 +115,14 @@ class Signature(str):
         if bootstrap is not None:
             parts += [f"bootstrap:{bootstrap}", f"seed:{seed}", f"ci:{ci:g}"]
         parts.append(f"version:{version}")
+        for part in parts:
+            # one line, one '|' between fields: a field holding either could
+            # make a signature that claims other settings (or another table)
+            if "|" in part or len(part.splitlines()) > 1 or part.endswith(("\n", "\r")):
+                raise ValueError(
+                    f"signature field {part!r:.120} holds '|' or a line break; no field of a "
+                    "signature may (rename the tokenizer, table or metric that carries it)"
+                )
         self = super().__new__(cls, "|".join(parts))
         values = (metric, n, sigma, beta, params, df, tokenizer, scale, bootstrap, seed, ci,
                   version)  # fmt: skip
