@@ -101,8 +101,8 @@ def check_same_index(candidates: object, references: object) -> None:
     ValueError: candidates and references are pandas objects with different indexes ...
     """
     a, b = getattr(candidates, "index", None), getattr(references, "index", None)
-    if a is None or b is None or not hasattr(a, "equals") or a.equals(b):
-        return
+    if not (hasattr(a, "equals") and hasattr(b, "equals")) or a.equals(b):
+        return  # a list's .index is a method: only two indexed objects are compared
     common = min(len(a), len(b))
     at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), common)
     first = f"label {a[at]!r:.40} vs {b[at]!r:.40}" if at < common else "length"

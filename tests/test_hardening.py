@@ -1147,7 +1147,8 @@ def test_a_df_name_is_checked_on_load(tmp_path):
 
 @pytest.mark.parametrize(("field", "value"), [
     ("metric", "CIDEr|x"), ("metric", "CIDEr\nx"), ("df", "a|b"), ("df", "a\u2028b"),
-    ("tokenizer", "a|b"), ("tokenizer", "a\rb"), ("version", "1|2"), ("params", (("r|c", 1.0),)),
+    ("tokenizer", "a|b"), ("tokenizer", "a\rb"), ("tokenizer", "a\x0bb"), ("version", "1|2"),
+    ("params", (("r|c", 1.0),)),
 ])  # fmt: skip
 def test_no_signature_field_holds_a_bar_or_a_line_break(field, value):
     fields = {"metric": "CIDEr", "tokenizer": "ptb", field: value}
@@ -1230,6 +1231,9 @@ def test_series_with_other_indexes_are_refused(metric):
     # the same labels in the same order pair as the lists do
     same = pd.Series([["a dog runs"], ["a red bus"]], index=["x", "y"])
     assert getattr(sparsecider, metric)(cands, same, tokenizer="whitespace").scores.shape == (2,)
+    # a Series against a list pairs by position, as two lists do
+    as_list = [["a dog runs"], ["a red bus"]]
+    assert getattr(sparsecider, metric)(cands, as_list, tokenizer="whitespace").scores.shape == (2,)
 
 
 @pytest.mark.parametrize("face", ["cider_d", "cider_d_ids", "stream", "vectorizer", "reward"])
