@@ -23,11 +23,13 @@ from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 from .tokenizers.ids import counts_ids
 
 __all__ = [
+    "BETA_RANGE",
     "SIGMA_RANGE",
     "SMALL_CORPUS",
     "Options",
     "SmallCorpusWarning",
     "TokenizerWarning",
+    "check_beta",
     "check_df",
     "check_df_kind",
     "check_n_jobs",
@@ -214,10 +216,12 @@ def check_df_kind(df: DocumentFrequencies, tokenizer: str, ids: str | None = Non
 
 def check_options(
     *, n: object, sigma: object, scale: object, df: object, tokenizer: TokenizerLike,
-    ids: str | None = None,
+    ids: str | None = None, plain: bool = False,
 ) -> Options:  # fmt: skip
     """Check the options shared by every scoring entry point, in this order
-    (``ids``: see :func:`check_df_kind`).
+    (``ids``: see :func:`check_df_kind`).  ``plain=True``: plain CIDEr (the
+    caller's own choice, ``sigma`` ignored); otherwise ``sigma`` must be a
+    number: ``sigma=None`` from a user is an error, never plain CIDEr.
 
     Examples
     --------
@@ -228,11 +232,16 @@ def check_options(
     n = check_int("n", n, maximum=MAX_N)
     # sigma**2 must neither underflow to 0 nor overflow; scale times a value
     # of at most 1 must stay finite
-    sigma = (
-        None
-        if sigma is None
-        else check_real("sigma", sigma, low=SIGMA_RANGE[0], high=SIGMA_RANGE[1])
-    )
+    if plain:
+        sigma = None
+    elif sigma is None:
+        raise TypeError(
+            "sigma must be a number (the width of CIDEr-D's length penalty, default 6), got "
+            "None; for plain CIDEr (no clipping, no length penalty) call the CIDEr function "
+            "(sparsecider.cider, stream.cider, dask.cider, metric='CIDEr')"
+        )
+    else:
+        sigma = check_real("sigma", sigma, low=SIGMA_RANGE[0], high=SIGMA_RANGE[1])
     scale = check_real("scale", scale, high=1e300)
     frequencies = check_df(df, n)
     resolved = get_tokenizer(tokenizer)
@@ -243,6 +252,26 @@ def check_options(
 
 #: The range of ``sigma``: beyond it ``sigma**2`` under- or overflows.
 SIGMA_RANGE = (1e-150, 1e150)
+
+#: The range of ROUGE-L's ``beta``: beyond it ``beta**2`` (and ``1 + beta**2``)
+#: overflows or vanishes, as for ``sigma``.
+BETA_RANGE = (1e-150, 1e150)
+
+
+def check_beta(beta: object) -> float:
+    """ROUGE-L's ``beta``, a number in :data:`BETA_RANGE`.
+
+    Examples
+    --------
+    >>> check_beta(1.2)
+    1.2
+    >>> check_beta(1e200)
+    Traceback (most recent call last):
+    ...
+    ValueError: beta must lie in [1e-150, 1e+150] (outside it the arithmetic overflows or ...
+    """
+    return check_real("beta", beta, low=BETA_RANGE[0], high=BETA_RANGE[1])
+
 
 # PTB output is whitespace-separated tokens: frequencies fitted on either
 # serve captions tokenized by the other beforehand (pycocoevalcap's own setup)

@@ -28,7 +28,7 @@ import numpy as np
 
 from . import reduce
 from ._advice import advise, check_id_strings
-from ._checks import MAX_N, check_int, check_real, describe_keys
+from ._checks import MAX_N, check_int, describe_keys
 from ._kernels.arrays import exclusive_cumsum
 from ._kernels.hashing import SCHEME
 from ._kernels.tokens import Tokens
@@ -44,7 +44,7 @@ from ._state import (
     state_part,
     state_tokenizer,
 )
-from ._validate import check_options, warn_small_corpus
+from ._validate import check_beta, check_options, warn_small_corpus
 from .bleu import BleuStatistics, bleu_result, corpus_statistics
 from .corpus import as_corpus
 from .engine import token_statistics
@@ -131,7 +131,7 @@ class CiderAccumulator:
             self._cider = check_options(
                 n=4 if n is None else n, sigma=None if metric == "CIDEr" else
                 6.0 if sigma is None else sigma, scale=10.0 if scale is None else scale,
-                df="corpus" if df is None else df, tokenizer=tokenizer,
+                df="corpus" if df is None else df, tokenizer=tokenizer, plain=metric == "CIDEr",
             )  # fmt: skip
             self.kind = "tokens" if self._cider.df is None else "values"
             self._tokenizer = self._cider.tokenizer
@@ -139,7 +139,7 @@ class CiderAccumulator:
         else:
             self.kind = "bleu" if metric == "BLEU" else "rouge"
             self._n = check_int("n", 4 if n is None else n, maximum=MAX_N)
-            self._beta = check_real("beta", 1.2 if beta is None else beta)
+            self._beta = check_beta(1.2 if beta is None else beta)
             self._tokenizer = (get_tokenizer if metric == "BLEU" else rouge_l_tokenizer)(tokenizer)
             frequencies = None
         cider = self._cider

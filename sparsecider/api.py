@@ -206,7 +206,7 @@ def cider(
     >>> r.signature
     'CIDEr|n:4|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
     """
-    options = check_options(n=n, sigma=None, scale=scale, df=df, tokenizer=tokenizer)
+    options = check_options(n=n, sigma=None, scale=scale, df=df, tokenizer=tokenizer, plain=True)
     return _score(candidates, references, options, n_jobs, progress)
 
 

@@ -153,7 +153,7 @@ def cider_r(
     'CIDEr-R|n:4|rc:0.8|lc:0.2|alpha:1|df:corpus(n_images=2)|tok:whitespace|version:...'
     """
     repeat_coeff, length_coeff, alpha = _check_penalties(n, repeat_coeff, length_coeff, alpha)
-    options = check_options(n=n, sigma=None, scale=scale, df=df, tokenizer=tokenizer)
+    options = check_options(n=n, sigma=None, scale=scale, df=df, tokenizer=tokenizer, plain=True)
     jobs = check_n_jobs(n_jobs)
     corpus = as_corpus(candidates, references)
     ref_text = token_text(corpus.references, options.tokenizer)

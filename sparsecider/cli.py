@@ -56,7 +56,12 @@ from .io.captions import (
 from .io.text import writes_to_stdout
 from .mbr import mbr_select
 from .rouge import rouge_l
-from .significance import approximate_randomization, bootstrap_ci, paired_bootstrap
+from .significance import (
+    MAX_RESAMPLES,
+    approximate_randomization,
+    bootstrap_ci,
+    paired_bootstrap,
+)
 from .tokenizers import registered
 
 __all__ = ["main"]
@@ -693,6 +698,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _resamples(text: str) -> int:
+    value = _positive_int(text)
+    if value > MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_RESAMPLES:,}, got {value:,}")
+    return value
+
+
 def _nonnegative_int(text: str) -> int:
     value = _parsed(text, int, "a whole number")
     if value < 0:
@@ -805,9 +817,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="json (default: every figure, machine-readable), text (one "
                        "line per system), tsv, or table (markdown, several metrics)")  # fmt: skip
     score.add_argument("--per-image", metavar="OUT", help="write one JSON line per image to OUT")
-    score.add_argument("--bootstrap", type=_positive_int, metavar="N",
+    score.add_argument("--bootstrap", type=_resamples, metavar="N",
                        help="percentile bootstrap confidence interval over N resamples of "
-                       "images")  # fmt: skip
+                       f"images (1 to {MAX_RESAMPLES:,})")  # fmt: skip
     score.add_argument("--seed", type=_nonnegative_int, default=12345,
                        help="seed of the bootstrap and paired tests (default 12345)")  # fmt: skip
     score.add_argument("--confidence", type=_probability, default=0.95,
@@ -927,6 +939,14 @@ def _terminate(signum, frame) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if sys.stdout is None:  # started with standard output closed (>&-): print() would drop it all
+        if sys.stderr is not None:
+            print(
+                "sparsecider: error: standard output is closed; the results are written "
+                "there: redirect it to a file (> scores.txt) or to /dev/null instead",
+                file=sys.stderr,
+            )
+        return 1
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminate)

@@ -32,8 +32,10 @@ __all__ = [
     "check_id",
     "check_record",
     "check_references",
+    "check_same_index",
     "corpus_from_records",
     "documents",
+    "duplicate_id",
     "flatten",
     "reference_id_rows",
     "reference_list",
@@ -79,6 +81,37 @@ def _is_sequence(x: object) -> bool:
     if isinstance(x, Sequence | np.ndarray):
         return True
     return hasattr(x, "to_numpy") and getattr(x, "ndim", None) == 1 and not isinstance(x, Mapping)
+
+
+def check_same_index(candidates: object, references: object) -> None:
+    """Refuse two pandas Series (or anything with an ``index``) whose indexes
+    differ: lists pair by position, and two Series with the same labels in
+    another order would pair the wrong captions without a word.
+
+    Series with equal indexes pair by position, which is then also by label.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> c = pd.Series(["a dog", "a cat"], index=[1, 2])
+    >>> check_same_index(c, pd.Series([["a dog"], ["a cat"]], index=[1, 2]))
+    >>> check_same_index(c, pd.Series([["a cat"], ["a dog"]], index=[2, 1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: candidates and references are pandas objects with different indexes ...
+    """
+    a, b = getattr(candidates, "index", None), getattr(references, "index", None)
+    if not (hasattr(a, "equals") and hasattr(b, "equals")) or a.equals(b):
+        return  # a list's .index is a method: only two indexed objects are compared
+    common = min(len(a), len(b))
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), common)
+    first = f"label {a[at]!r:.40} vs {b[at]!r:.40}" if at < common else "length"
+    raise ValueError(
+        f"candidates and references are pandas objects with different indexes (they first "
+        f"differ at position {at}: {first}); they would be paired by position, not by label. "
+        "Align them first (references.reindex(candidates.index)), or pass "
+        "candidates.to_dict() and references.to_dict() to pair by label"
+    )
 
 
 def _strings(value: object, where: str, *, expected: str, if_empty: str) -> list[str]:
@@ -249,6 +282,7 @@ def as_corpus(candidates: object, references: object) -> Corpus:
             f"candidates must be a list of strings (one per image), a list of lists of "
             f"strings, or a dict from image id to a string, got {type_name(candidates)}"
         )
+    check_same_index(candidates, references)
     ref_lists, ids = check_references(references)
     if cand_is_map:
         cand_keys = list(candidates.keys())
@@ -443,14 +477,24 @@ def check_record(row: object, where: str) -> Record:
     )
 
 
-def unique_ids(records: Iterable[Record]) -> Iterator[Record]:
-    """The records, with a ``ValueError`` at the first id seen twice."""
-    seen: set = set()
-    for rec in records:
-        if rec.id in seen:
-            raise ValueError(f"duplicate id {rec.id!r}: every record needs its own id")
-        seen.add(rec.id)
+def unique_ids(records: Iterable[tuple[str, Record]]) -> Iterator[Record]:
+    """The records of ``(where, record)`` pairs, with a ``ValueError`` at the
+    first id seen twice, naming it and both places (:func:`duplicate_id`)."""
+    seen: dict = {}
+    for where, rec in records:
+        first = seen.get(rec.id)
+        if first is not None:
+            raise duplicate_id(rec.id, first, where)
+        seen[rec.id] = where
         yield rec
+
+
+def duplicate_id(image_id: object, first: str, again: str) -> ValueError:
+    """The one message for an id given twice, for every reader and backend."""
+    return ValueError(
+        f"duplicate id {image_id!r:.60} at {first} and {again}: every record needs its own "
+        "id (merge their references into one record, or give them distinct ids)"
+    )
 
 
 def corpus_from_records(records: Sequence[Record]) -> Corpus:

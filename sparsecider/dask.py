@@ -61,7 +61,7 @@ from ._checks import MAX_N, check_int
 from ._stages import no_reference_words
 from ._validate import Options, check_options, warn_small_corpus
 from .chunks import Chunk, fit_chunk, score_chunk
-from .corpus import Record, check_record
+from .corpus import Record, check_record, duplicate_id
 from .frequencies import DocumentFrequencies, merge_all
 from .io.records import as_record, read_jsonl
 from .result import CiderResult
@@ -277,8 +277,8 @@ def fit_df(
     return _fit(parts, aheads, n, resolved, split_every)
 
 
-def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> CiderResult:
-    options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer)
+def _run(records, *, n, sigma, df, tokenizer, scale, split_every, plain=False) -> CiderResult:
+    options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer, plain=plain)
     split_every = _check_split_every(split_every)
     parts, aheads = _prepare_run(records, options.tokenizer)
     if options.df is None:
@@ -298,6 +298,7 @@ def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> CiderResult
         *[dask.delayed(score)(p, o, a, shared) for (p, o), a in zip(parts, aheads, strict=True)]
     )
     ids = [i for part_ids, *_ in scored for i in part_ids]
+    _check_unique([part_ids for part_ids, *_ in scored], [origin for _, origin in parts])
     if not ids:
         raise ValueError("records is empty: there are no images to score")
     n_cands = [c for _, counts, *_ in scored for c in counts]
@@ -316,6 +317,19 @@ def _run(records, *, n, sigma, df, tokenizer, scale, split_every) -> CiderResult
         df=frequencies,
         empty_candidates=sum(empty for _, _, _, empty, _ in scored),
     )
+
+
+def _check_unique(ids_by_part: list[list], origins: list[str]) -> None:
+    """Refuse an id given twice, in one partition or two, as the stream does
+    (duplicates would count one image twice in the frequencies and the mean)."""
+    seen: dict = {}
+    for k, part_ids in enumerate(ids_by_part):
+        for j, image_id in enumerate(part_ids):
+            first = seen.setdefault(image_id, (k, j))
+            if first != (k, j):
+                raise duplicate_id(
+                    image_id, f"{origins[first[0]]}, record {first[1]}", f"{origins[k]}, record {j}"
+                )
 
 
 def cider_d(
@@ -388,5 +402,5 @@ def cider(
     """
     return _run(
         records, n=n, sigma=None, df=df, tokenizer=tokenizer, scale=scale,
-        split_every=split_every,
+        split_every=split_every, plain=True,
     )  # fmt: skip

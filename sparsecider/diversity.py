@@ -181,7 +181,7 @@ def self_cider(
             "authors' choice for COCO: every image of COCO val 2014) or "
             "df=DocumentFrequencies.from_references(your references)"
         )
-    options = check_options(n=n, sigma=None, scale=10.0, df=df, tokenizer=tokenizer)
+    options = check_options(n=n, sigma=None, scale=10.0, df=df, tokenizer=tokenizer, plain=True)
     jobs = check_n_jobs(n_jobs)
     corpus = as_candidate_sets(candidate_sets)
     check_id_strings(corpus.candidates, options.df)

@@ -35,7 +35,7 @@ from .io.dffile import read_df_file, write_df_file
 from .tokenizers import TokenizerLike, split_whitespace, tokenize, tokenizer_name
 from .tokenizers.ids import id_tokenizer_name, reference_id_tokens
 
-__all__ = ["NAMED", "DocumentFrequencies", "merge_all", "names"]
+__all__ = ["NAMED", "DocumentFrequencies", "check_name", "merge_all", "names"]
 
 
 class DocumentFrequencies:
@@ -120,7 +120,7 @@ class DocumentFrequencies:
         object.__setattr__(self, "n_images", int(n_images))
         object.__setattr__(self, "tokenizer", str(tokenizer))
         object.__setattr__(self, "source", str(source))
-        object.__setattr__(self, "name", None if name is None else str(name))
+        object.__setattr__(self, "name", None if name is None else check_name(name))
         object.__setattr__(self, "min_count", int(min_count))
         object.__setattr__(self, "_digest", None)
         # per order, built on first lookup: see bucket_index
@@ -360,6 +360,19 @@ class DocumentFrequencies:
             object.__setattr__(self, "_digest", h.hexdigest())
         return self._digest
 
+    @property
+    def shipped(self) -> bool:
+        """Whether these are frequencies shipped in the package (:meth:`named`):
+        the name, the content hash and the metadata (tokenizer, ``min_count``)
+        all those of a shipped table, so that a copy with edited metadata
+        cannot claim its name."""
+        known = NAMED.get(self.name or "")
+        return (
+            known is not None
+            and self.digest == known["sha"]
+            and all(getattr(self, f) == known[f] for f in ("n_images", "tokenizer", "min_count"))
+        )
+
     def describe(self) -> str:
         """The ``df`` field of a signature.
 
@@ -377,8 +390,7 @@ class DocumentFrequencies:
         >>> df.renamed("pets").describe() == f"pets(n_images=2,sha={df.digest})"
         True
         """
-        known = NAMED.get(self.name or "")
-        if known is not None and known["sha"] == self.digest:
+        if self.shipped:
             return f"{self.name}(n_images={self.n_images})"
         label = self.name or "precomputed"
         return f"{label}(n_images={self.n_images},sha={self.digest})"
@@ -489,10 +501,6 @@ class DocumentFrequencies:
         >>> df.renamed("my-train").name
         'my-train'
         """
-        if not isinstance(name, str) or not name or any(c in name for c in "|()\n"):
-            raise ValueError(
-                f"name must be a non-empty string without '|', '(', ')' or newlines, got {name!r}"
-            )
         return DocumentFrequencies(
             self._keys, self._counts, n_images=self.n_images,
             tokenizer=self.tokenizer if tokenizer is None else tokenizer,
@@ -715,6 +723,8 @@ NAMED: dict[str, dict] = {
         "file": "coco-val2014.df.npz",
         "sha": "f20d914b",
         "n_images": 40504,
+        "tokenizer": "ptb",  # metadata the content hash does not cover, pinned here
+        "min_count": 2,
         "description": (
             "COCO val 2014: all 40,504 images x all 202,654 reference captions, PTB-tokenized "
             "as the reference pipeline does (the CIDEr authors' coco-val-df), n = 1..4; "
@@ -728,6 +738,30 @@ NAMED: dict[str, dict] = {
         ),
     },
 }
+
+
+_NAME_FORBIDDEN = "|()\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def check_name(name: object) -> str:
+    """A table's name, checked: it becomes a field of signatures, so it may
+    hold neither ``|`` nor brackets nor a line break.
+
+    Examples
+    --------
+    >>> check_name("my-train")
+    'my-train'
+    >>> check_name("coco|x")
+    Traceback (most recent call last):
+    ...
+    ValueError: name must be a non-empty string without '|', '(', ')' or line breaks, got 'coco|x'
+    """
+    if not isinstance(name, str) or not name or any(c in _NAME_FORBIDDEN for c in name):
+        raise ValueError(
+            "name must be a non-empty string without '|', '(', ')' or line breaks, "
+            f"got {name!r:.80}"
+        )
+    return name
 
 
 def names() -> list[str]:
@@ -746,7 +780,7 @@ def _load_named(name: str) -> DocumentFrequencies:
     entry = NAMED[name]
     with resources.as_file(resources.files("sparsecider") / "data" / entry["file"]) as path:
         df = DocumentFrequencies.load(path)
-    if df.digest != entry["sha"] or df.name != name:
+    if not df.shipped or df.name != name:
         raise ValueError(
             f"the shipped file {entry['file']} does not hold {name!r} (content hash "
             f"{df.digest}, expected {entry['sha']}); reinstall sparsecider"

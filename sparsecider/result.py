@@ -115,6 +115,14 @@ class Signature(str):
         if bootstrap is not None:
             parts += [f"bootstrap:{bootstrap}", f"seed:{seed}", f"ci:{ci:g}"]
         parts.append(f"version:{version}")
+        for part in parts:
+            # one line, one '|' between fields: a field holding either could
+            # make a signature that claims other settings (or another table)
+            if any(c in _NOT_IN_A_FIELD for c in part):
+                raise ValueError(
+                    f"signature field {part!r:.120} holds '|' or a line break; no field of a "
+                    "signature may (rename the tokenizer, table or metric that carries it)"
+                )
         self = super().__new__(cls, "|".join(parts))
         values = (metric, n, sigma, beta, params, df, tokenizer, scale, bootstrap, seed, ci,
                   version)  # fmt: skip
@@ -151,6 +159,10 @@ class Signature(str):
 def _signature(fields: dict) -> Signature:
     fields = dict(fields)
     return Signature(fields.pop("metric"), **fields)
+
+
+#: ``|`` and every character ``str.splitlines`` breaks at
+_NOT_IN_A_FIELD = "|\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 @dataclass(frozen=True, eq=False)

@@ -30,14 +30,13 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ._advice import advise
-from ._checks import check_real
 from ._image_shards import per_candidate
 from ._kernels.arrays import exclusive_cumsum, ranges
 from ._kernels.hashing import hash_byte_tokens
 from ._kernels.lcs import lcs_lengths
 from ._kernels.pairs import candidate_reference_pairs
 from ._kernels.tokens import Tokens
-from ._validate import check_n_jobs
+from ._validate import check_beta, check_n_jobs
 from .corpus import Corpus, as_corpus
 from .result import CiderResult, Signature
 from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer, ptb_tokenize
@@ -206,7 +205,8 @@ def rouge_l(
         As :func:`sparsecider.cider_d`: one caption (or several) per image,
         and each image's references; lists or dicts keyed by image id.
     beta : float, default 1.2
-        Weight of recall against precision (pycocoevalcap's fixed 1.2).
+        Weight of recall against precision (pycocoevalcap's fixed 1.2), from
+        1e-150 to 1e150 (beyond, ``beta**2`` overflows).
     tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
         ``"ptb"``: raw text through the reference pipeline, ``"whitespace"``:
         captions already tokenized; both then split on single spaces, as
@@ -244,7 +244,7 @@ def rouge_l(
     >>> r.signature
     'ROUGE-L|beta:1.2|tok:ptb|version:0.1.0'
     """
-    beta = check_real("beta", beta)
+    beta = check_beta(beta)
     resolved = rouge_l_tokenizer(tokenizer)
     jobs = check_n_jobs(n_jobs)
     corpus = as_corpus(candidates, references)

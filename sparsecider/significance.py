@@ -22,6 +22,7 @@ from itertools import product
 import numpy as np
 
 __all__ = [
+    "MAX_RESAMPLES",
     "BootstrapCI",
     "PairedTest",
     "approximate_randomization",
@@ -164,7 +165,7 @@ def bootstrap_ci(
     ------
     ValueError
         ``scores`` is empty, not 1-D or holds a non-finite value;
-        ``confidence`` is not in (0, 1); ``n_resamples < 1``.
+        ``confidence`` is not in (0, 1); ``n_resamples`` not in 1 .. :data:`MAX_RESAMPLES`.
 
     Examples
     --------
@@ -184,8 +185,7 @@ def bootstrap_ci(
     values = _check(scores, "scores")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    n_resamples = _check_count("n_resamples", n_resamples)
     rng = np.random.default_rng(seed)
     if weights is None:
         score = float(values.mean())
@@ -208,9 +208,19 @@ def _weights(weights: object, n: int) -> np.ndarray:
     return counts
 
 
+#: The most resamples (or trials) of one test: their means are kept (8 bytes
+#: each, per order), and beyond a million the percentiles no longer move.
+MAX_RESAMPLES = 1_000_000
+
+
 def _check_count(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r:.60}")
+    if value > MAX_RESAMPLES:
+        raise ValueError(
+            f"{name} must be at most {MAX_RESAMPLES:,} (the means of every resample are "
+            f"kept; a million already fixes the interval to 3 decimals), got {int(value):,}"
+        )
     return int(value)
 
 

@@ -156,7 +156,7 @@ class _Source:
             self._once = None
         else:
             raise RuntimeError("records is a one-shot iterator and was already read")
-        return unique_ids(check_record(as_record(row), where) for where, row in rows)
+        return unique_ids((where, check_record(as_record(row), where)) for where, row in rows)
 
 
 def _ordered_map(
@@ -324,9 +324,9 @@ def _write_lines(f, chunk: Chunk, per_order: np.ndarray) -> None:
 def _score_stream(
     records: Records, *, n: int, sigma: float | None, df: object, tokenizer: TokenizerLike,
     scale: float, chunk_size: int, n_jobs: int | None, output: str | os.PathLike | None,
-    progress: bool,
+    progress: bool, plain: bool = False,
 ) -> CiderResult:  # fmt: skip
-    options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer)
+    options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer, plain=plain)
     chunk_size = check_int("chunk_size", chunk_size)
     jobs = check_n_jobs(n_jobs)
     source = _Source(records)
@@ -494,5 +494,5 @@ def cider(
     """
     return _score_stream(
         records, n=n, sigma=None, df=df, tokenizer=tokenizer, scale=scale,
-        chunk_size=chunk_size, n_jobs=n_jobs, output=output, progress=progress,
+        chunk_size=chunk_size, n_jobs=n_jobs, output=output, progress=progress, plain=True,
     )  # fmt: skip

@@ -138,7 +138,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             check_real("sigma", self.sigma)  # checked even where unused, as sklearn expects
         sigma = self.sigma if self.variant == "cider-d" else None
         return check_options(
-            n=self.n, sigma=sigma, scale=10.0,
+            n=self.n, sigma=sigma, scale=10.0, plain=self.variant == "cider",
             df="corpus" if getattr(self, "df_", None) is None else self.df_,
             tokenizer=self.tokenizer,
         )  # fmt: skip

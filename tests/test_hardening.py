@@ -956,3 +956,349 @@ def test_a_binary_output_is_not_written_to_a_terminal(captions):
         os.close(follower)
         os.close(leader)
     assert run.returncode == 1 and "standard output is a terminal" in run.stderr
+
+
+# ---- issue 28: no crash, no quadratic input, no spoofed signature, no double count -------
+
+#: run a snippet in a fresh interpreter with 4 GiB of address space at most
+_LIMITED = (
+    "import resource, sys\n"
+    "resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))\n"
+    "import warnings; warnings.simplefilter('ignore')\n"
+)
+
+
+def _run_limited(code: str, timeout: float) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.run(
+        [sys.executable, "-c", _LIMITED + code], capture_output=True, text=True,
+        timeout=timeout, env=env,
+    )  # fmt: skip
+
+
+def test_mecab_survives_long_captions_up_to_10_mb():
+    pytest.importorskip("fugashi")
+    pytest.importorskip("unidic_lite")
+    # MeCab segfaulted (exit 139) on 1 MB of "a " and on ~290k Han characters;
+    # the score is the hand computation of test_one_long_token_costs_linear_time:
+    # candidate 0 shares its only unigram "a" with its reference, no n-gram above
+    code = (
+        "import sparsecider\n"
+        "r = sparsecider.cider_d(['a ' * 5_000_000, 'x'], [['a'], ['x']], tokenizer='mecab')\n"
+        "han = '犬' * 350_000\n"
+        "s = sparsecider.cider_d([han, 'x'], [[han], ['x']], tokenizer='mecab')\n"
+        "print(r.scores.tolist(), s.scores.tolist())\n"
+    )
+    done = _run_limited(code, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    first, second = done.stdout.split("] [")
+    assert first.startswith("[") and second.endswith("]\n")
+
+
+def test_mecab_pieces_give_the_tokens_of_an_unsplit_parse():
+    pytest.importorskip("fugashi")
+    from sparsecider._demo_cjk import corpus
+    from sparsecider.tokenizers import ja
+
+    cands, refs = corpus("ja", 3000, seed=1)
+    captions = cands + [r for rs in refs for r in rs]
+    parse = ja.load().parse  # MeCab itself on the whole text: the reference
+    for sep, size in ((" ", 120_000), ("\n", 120_000), ("。", 30_000)):
+        text = sep.join(captions)[:size]
+        assert len(text) > ja.PIECE
+        assert ja.segment([text])[0].split() == parse(text).split()
+
+
+def test_mecab_keeps_what_follows_a_nul_as_jieba_and_kiwi_do():
+    pytest.importorskip("fugashi")
+    # before: ['a'] (MeCab reads a C string); jieba and kiwi make NUL a token
+    assert sparsecider.tokens(["a\x00b c"], tokenizer="mecab") == [["a", "\x00", "b", "c"]]
+
+
+@pytest.mark.parametrize("tokenizer", ["mecab", "kiwi"])
+def test_a_lone_surrogate_names_the_caption(tokenizer):
+    pytest.importorskip({"mecab": "fugashi", "kiwi": "kiwipiepy"}[tokenizer])
+    with pytest.raises(ValueError, match=r"caption 1 of the 2 .*'a\\ud800b c'.* lone surrogate, "
+                       r"U\+D800 at character 1.*errors='replace'"):  # fmt: skip
+        sparsecider.tokens(["ok", "a\ud800b c"], tokenizer=tokenizer)
+
+
+def test_one_long_token_costs_linear_time():
+    # 8 MB token in a candidate and its reference: 27 s before (a numpy step
+    # per 8 bytes), about 1 s now.  By hand: each image's only
+    # n-gram is its own unigram, in 1 of N = 2 images: idf = log 2 on both
+    # sides, cosine 1 for order 1, empty orders 2-4 add 0: 10 * 1 / 4 = 2.5
+    code = (
+        "import sparsecider\n"
+        "t = 'a' * 8_000_000\n"
+        "r = sparsecider.cider_d([t, 'x'], [[t], ['x']], tokenizer='whitespace', n_jobs=1)\n"
+        "print(r.scores.tolist())\n"
+    )
+    done = _run_limited(code, timeout=12)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() == "[2.5, 2.5]"
+
+
+def _scheme_twin(token: bytes) -> int:
+    """utf8-splitmix64-v2 of one token, from the scheme's description, in Python ints."""
+    mask = (1 << 64) - 1
+
+    def splitmix(z):
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    h = (len(token) * 0x9E3779B97F4A7C15) & mask
+    padded = token + bytes(-len(token) % 8)
+    for j in range(0, len(padded), 8):
+        h = splitmix(h ^ int.from_bytes(padded[j : j + 8], "little"))
+    return h
+
+
+@pytest.mark.parametrize("n_tokens", [1, 3, 40])
+def test_long_tokens_hash_as_the_scheme_says(n_tokens):
+    from sparsecider._kernels import hashing
+
+    rng = np.random.default_rng(n_tokens)
+    lengths = rng.integers(1, 400, size=n_tokens)
+    starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]])
+    buffer = rng.integers(0, 256, size=int(starts[-1] + lengths[-1] + 8)).astype(np.uint8)
+    got = hashing.hash_byte_tokens(buffer, starts, lengths).tolist()
+    tokens = [buffer[a : a + n].tobytes() for a, n in zip(starts, lengths, strict=True)]
+    assert got == [_scheme_twin(token) for token in tokens]
+
+
+def _legacy(tmp_path, data: bytes) -> Path:
+    path = tmp_path / "df.p"
+    path.write_bytes(data)
+    return path
+
+
+def test_a_hash_flooding_pickle_is_refused_before_any_dict_is_built(tmp_path):
+    # 60,000 keys (i * (2**61 - 1),) all hash to 0: 50 s to be refused before.
+    # The opcodes are written by hand: building that dict here would flood too
+    item = b"".join(
+        pickle.dumps((i * (2**61 - 1),), protocol=2)[2:-1] + pickle.dumps(1.0, protocol=2)[2:-1]
+        for i in range(60_000)
+    )
+    path = _legacy(tmp_path, b"\x80\x02}(" + item + b"u.")
+    code = (
+        "from sparsecider import DocumentFrequencies\n"
+        f"DocumentFrequencies.from_pickle({str(path)!r})\n"
+    )
+    done = _run_limited(code, timeout=20)
+    assert done.returncode == 1
+    assert re.search(r"df\.p: keys must be non-empty tuples of strings, found a tuple of int "
+                     r"\(checked before any dict is built", done.stderr)  # fmt: skip
+
+
+def test_newobj_calls_count_against_the_container_cap(tmp_path):
+    body = b"\x80\x02(" + b"ccollections\ndefaultdict\n)\x81" * 1000 + b"l."
+    with pytest.raises(ValueError, match=r"df\.p: more than 64 lists, dicts or calls"):
+        DocumentFrequencies.from_pickle(_legacy(tmp_path, body))
+
+
+def test_a_ref_len_of_5000_digits_names_the_file(tmp_path):
+    path = _legacy(tmp_path, pickle.dumps({"df": {("a",): 1.0}, "ref_len": 10**5000}))
+    with pytest.raises(ValueError, match=r"df\.p: ref_len an integer of 16610 bits is not"):
+        DocumentFrequencies.from_pickle(path)
+
+
+def _df_file(path: Path, meta: dict, arrays: dict) -> Path:
+    meta = {"format": "sparsecider.DocumentFrequencies", "format_version": 1, "n": 1,
+            "n_images": 2, "tokenizer": "whitespace", "hashing": "utf8-splitmix64-v2",
+            "library_version": "0.1.0", "source": "test", **meta}  # fmt: skip
+    encoded = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    with open(path, "wb") as f:
+        np.savez(f, metadata=encoded, **arrays)
+    return path
+
+
+def test_df_lengths_are_compared_from_the_headers(tmp_path):
+    path = _df_file(tmp_path / "t.npz", {}, {
+        "keys_1": np.array([1, 2], dtype=np.uint64),
+        "counts_1": np.ones(3, dtype=np.uint32),
+    })  # fmt: skip
+    with pytest.raises(ValueError, match=r"t\.npz: order 1 has 2 keys but 3 counts"):
+        DocumentFrequencies.load(path)
+
+
+def test_a_malformed_npy_header_names_the_file(tmp_path, capsys):
+    path = _df_file(tmp_path / "t.npz", {}, {
+        "keys_1": np.array([1, 2], dtype=np.uint64), "counts_1": np.ones(2, dtype=np.uint32),
+    })  # fmt: skip
+    with zipfile.ZipFile(path) as z:
+        members = {name: z.read(name) for name in z.namelist()}
+    good = members["keys_1.npy"]
+    header = b"{'descr': '<u8', 'fortran_order': False, 'shape': (2,), '''"
+    members["keys_1.npy"] = good[:8] + struct.pack("<H", 118) + header.ljust(117) + b"\n"
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    with pytest.raises(ValueError, match=r"t\.npz: not a sparsecider document frequency file"):
+        DocumentFrequencies.load(path)
+    assert main(["df", "info", str(path)]) == 1
+    assert "t.npz: not a sparsecider document frequency file" in capsys.readouterr().err
+
+
+def test_a_df_name_is_checked_on_load(tmp_path):
+    spoof = "coco-val2014(n_images=40504)|tok:ptb|version:0.1.0\n#"
+    path = _df_file(tmp_path / "t.npz", {"name": spoof}, {
+        "keys_1": np.array([1], dtype=np.uint64), "counts_1": np.ones(1, dtype=np.uint32),
+    })  # fmt: skip
+    with pytest.raises(ValueError, match=r"t\.npz: name must be a non-empty string without '\|'"):
+        DocumentFrequencies.load(path)
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("metric", "CIDEr|x"), ("metric", "CIDEr\nx"), ("df", "a|b"), ("df", "a\u2028b"),
+    ("tokenizer", "a|b"), ("tokenizer", "a\rb"), ("tokenizer", "a\x0bb"), ("version", "1|2"),
+    ("params", (("r|c", 1.0),)),
+])  # fmt: skip
+def test_no_signature_field_holds_a_bar_or_a_line_break(field, value):
+    fields = {"metric": "CIDEr", "tokenizer": "ptb", field: value}
+    with pytest.raises(ValueError, match=r"signature field .* holds '\|' or a line break"):
+        sparsecider.Signature(fields.pop("metric"), **fields)
+
+
+def test_a_custom_tokenizer_name_cannot_forge_signature_fields():
+    def words(captions):
+        return [c.split() for c in captions]
+
+    words.__qualname__ = "x|df:coco-val2014(n_images=40504)"
+    with pytest.raises(ValueError, match=r"signature field 'tok:custom:x\|df"):
+        sparsecider.cider_d(["a b"], [["a b"]], tokenizer=words)
+
+
+@pytest.mark.parametrize("edit", [{"min_count": 1}, {"tokenizer": "jieba"}])
+def test_the_shipped_table_name_needs_its_metadata(tmp_path, edit):
+    shipped = DocumentFrequencies.named("coco-val2014")
+    path = shipped.save(tmp_path / "copy.npz")
+    with zipfile.ZipFile(path) as z:
+        arrays = {name[:-4]: np.load(io.BytesIO(z.read(name))) for name in z.namelist()}
+    meta = json.loads(arrays.pop("metadata").tobytes())
+    _df_file(path, {**meta, **edit}, arrays)
+    copy = DocumentFrequencies.load(path)
+    assert copy.digest == shipped.digest and copy.name == "coco-val2014"
+    # before: 'coco-val2014(n_images=40504)', the shipped table's signature
+    assert copy.describe() == f"coco-val2014(n_images=40504,sha={shipped.digest})"
+    assert DocumentFrequencies.load(shipped.save(tmp_path / "same.npz")).describe() == (
+        "coco-val2014(n_images=40504)"
+    )
+
+
+def test_bootstrap_has_an_upper_bound(tmp_path, capsys):
+    from sparsecider.significance import MAX_RESAMPLES, bootstrap_ci
+
+    with pytest.raises(ValueError, match=r"n_resamples must be at most 1,000,000"):
+        bootstrap_ci([1.0, 2.0], n_resamples=MAX_RESAMPLES + 1)
+    (tmp_path / "r.txt").write_text("a dog\na cat\n")
+    with pytest.raises(SystemExit) as exit_:
+        main(["score", "-r", str(tmp_path / "r.txt"), "-c", str(tmp_path / "r.txt"),
+              "--bootstrap", "1000000000"])  # fmt: skip
+    assert exit_.value.code == 2
+    assert "--bootstrap: must be at most 1,000,000, got 1,000,000,000" in capsys.readouterr().err
+
+
+def test_dask_refuses_duplicate_ids_as_the_stream_does():
+    db = pytest.importorskip("dask.bag")
+    import sparsecider.dask
+    import sparsecider.stream
+
+    rows = [{"id": i % 50, "candidate": "a dog", "references": ["a dog"]} for i in range(100)]
+    with pytest.raises(ValueError, match=r"duplicate id 0 at records\[0\] and records\[50\]"):
+        sparsecider.stream.cider_d(rows, tokenizer="whitespace")
+    with pytest.raises(ValueError, match=r"duplicate id 0 at partition 0, record 0 and "
+                       r"partition \d, record \d+: every record needs its own id"):  # fmt: skip
+        sparsecider.dask.cider_d(db.from_sequence(rows, npartitions=3), tokenizer="whitespace")
+
+
+def test_a_references_file_refuses_an_id_on_two_lines(tmp_path, capsys):
+    (tmp_path / "r.jsonl").write_text(
+        '{"id": 1, "references": ["a dog"]}\n{"id": 2, "references": ["a cat"]}\n'
+        '{"id": 1, "references": ["the dog"]}\n'
+    )
+    (tmp_path / "c.jsonl").write_text('{"id": 1, "candidate": "a dog"}\n'
+                                      '{"id": 2, "candidate": "a cat"}\n')  # fmt: skip
+    argv = ["score", "-r", str(tmp_path / "r.jsonl"), "-c", str(tmp_path / "c.jsonl")]
+    assert main(argv) == 1
+    assert "r.jsonl: id 1 on lines 1 and 3" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("metric", ["cider_d", "cider", "bleu", "rouge_l", "cider_r"])
+def test_series_with_other_indexes_are_refused(metric):
+    pd = pytest.importorskip("pandas")
+    cands = pd.Series(["a dog runs", "a red bus"], index=["x", "y"])
+    refs = pd.Series([["a red bus"], ["a dog runs"]], index=["y", "x"])
+    with pytest.raises(ValueError, match=r"different indexes \(they first differ at position 0: "
+                       r"label 'x' vs 'y'\).*reindex"):  # fmt: skip
+        getattr(sparsecider, metric)(cands, refs, tokenizer="whitespace")
+    # the same labels in the same order pair as the lists do
+    same = pd.Series([["a dog runs"], ["a red bus"]], index=["x", "y"])
+    assert getattr(sparsecider, metric)(cands, same, tokenizer="whitespace").scores.shape == (2,)
+    # a Series against a list pairs by position, as two lists do
+    as_list = [["a dog runs"], ["a red bus"]]
+    assert getattr(sparsecider, metric)(cands, as_list, tokenizer="whitespace").scores.shape == (2,)
+
+
+@pytest.mark.parametrize("face", ["cider_d", "cider_d_ids", "stream", "vectorizer", "reward"])
+def test_sigma_none_is_a_type_error_not_plain_cider(face):
+    import sparsecider.stream
+
+    calls = {
+        "cider_d": lambda: sparsecider.cider_d(["a b"], [["a b"]], sigma=None),
+        "cider_d_ids": lambda: sparsecider.cider_d_ids(
+            np.array([[1, 2, 0]]), [[np.array([1, 2, 0])]], sigma=None, df="corpus", eos=0
+        ),
+        "stream": lambda: sparsecider.stream.cider_d(
+            [{"id": 1, "candidate": "a", "references": ["a"]}], sigma=None
+        ),
+        "vectorizer": lambda: (
+            CiderVectorizer(sigma=None).fit([["a b"]]).similarity(["a b"], [["a b"]])
+        ),
+        "reward": lambda: sparsecider.RewardScorer.from_texts([["a b"]], sigma=None, df="corpus"),
+    }
+    with pytest.raises(TypeError, match=r"sigma must be a number .* got None; for plain CIDEr"):
+        calls[face]()
+
+
+def test_rouge_beta_has_a_documented_range():
+    from sparsecider._validate import BETA_RANGE
+
+    assert BETA_RANGE == (1e-150, 1e150)
+    with pytest.raises(ValueError, match=r"beta must lie in \[1e-150, 1e\+150\]"):
+        sparsecider.rouge_l(["a b"], [["a b"]], beta=1e200)
+
+
+def test_a_5000_digit_id_names_the_file_and_line(tmp_path, capsys):
+    big = "7" * 5000
+    (tmp_path / "c.jsonl").write_text(f'{{"id": 1, "candidate": "a"}}\n{{"id": {big}}}\n')
+    (tmp_path / "r.json").write_text(f'{{"images": [{{"id": {big}}}], "annotations": []}}')
+    argv = ["score", "-r", str(tmp_path / "r.json"), "-c", str(tmp_path / "c.jsonl")]
+    assert main(argv) == 1
+    assert "r.json: a number of 5000 digits (Python reads at most 4,300)" in (
+        capsys.readouterr().err
+    )
+    (tmp_path / "r.txt").write_text("a\nb\n")
+    assert main(["score", "-r", str(tmp_path / "r.txt"), "-c", str(tmp_path / "c.jsonl")]) == 1
+    assert "c.jsonl:2: a number of 5000 digits" in capsys.readouterr().err
+
+
+def test_a_closed_stdout_is_an_error(tmp_path):
+    (tmp_path / "r.txt").write_text("a dog\na cat\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m sparsecider score -r r.txt -c r.txt >&-'],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "standard output is closed" in done.stderr
+
+
+def test_a_one_line_json_lines_file_is_not_taken_for_coco(tmp_path, capsys):
+    (tmp_path / "c.jsonl").write_text('{"id":0,"candidate":"a dog"}\n')
+    (tmp_path / "r.jsonl").write_text('{"id":0,"references":["a dog","the dog"]}\n')
+    argv = ["score", "-r", str(tmp_path / "r.jsonl"), "-c", str(tmp_path / "c.jsonl"),
+            "--df", "coco-val2014", "--format", "json"]  # fmt: skip
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["n_images"] == 1

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .._checks import describe_keys
-from .records import as_record, jsonl_rows
+from .records import as_record, jsonl_rows, long_number
 from .text import CaptionFileError, atomic_write, check_output, open_output, read_text
 
 __all__ = [
@@ -131,6 +131,11 @@ def _lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+# a lone JSON object with any of these keys and none of COCO's is one JSON line
+_RECORD_KEYS = {"id", "image_id", "caption", "candidate", "references"}
+_COCO_KEYS = {"annotations", "images", "info", "licenses"}
+
+
 def _detect(text: str, name: str, fmt: str) -> tuple[str, object]:
     """The format of a file's text, and its parsed JSON document if it is one."""
     head = text.lstrip()[:1]
@@ -148,7 +153,11 @@ def _detect(text: str, name: str, fmt: str) -> tuple[str, object]:
         raise CaptionFileError(
             f"{name}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})"
         ) from None
-    if isinstance(data, dict) and ("caption" in data or "references" in data):
+    except ValueError:  # an integer over Python's 4,300 digits
+        if fmt == "auto" and head == "{" and "\n" in text.strip():
+            return "jsonl", None  # the line reader names the line
+        raise CaptionFileError(f"{name}: {long_number(text)}") from None
+    if isinstance(data, dict) and data.keys() & _RECORD_KEYS and not data.keys() & _COCO_KEYS:
         return "jsonl", None  # JSON lines with a single line
     return "coco", data
 
@@ -244,9 +253,18 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
         return Captions(list(range(1, len(captions) + 1)), captions, "text", name)
     if kind == "jsonl":
         grouped: dict = {}
+        lines: dict = {}  # image -> (line of its first row, whether a 'references' row)
         for lineno, row in _jsonl_rows(text, name):
             where = f"{name}:{lineno}"
             image = _id_of(row, where)
+            first = lines.setdefault(_hashable(image, where), (lineno, "references" in row))
+            if first[0] != lineno and (first[1] or "references" in row):
+                # one caption per line may repeat an id; a 'references' row holds them all
+                raise CaptionFileError(
+                    f"{name}: id {image!r:.60} on lines {first[0]} and {lineno}: an image's "
+                    "'references' row must be its only row (merge the lines, or give one "
+                    "caption per line with 'caption')"
+                )
             if "references" in row:
                 refs = row["references"]
                 if not isinstance(refs, list) or not refs:
@@ -499,6 +517,8 @@ def _read_json(obj: object, what: str) -> tuple[object, str]:
             raise CaptionFileError(
                 f"{name}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})"
             ) from None
+        except ValueError:  # an integer over Python's 4,300 digits
+            raise CaptionFileError(f"{name}: {long_number(text)}") from None
     return obj, f"the {what}"
 
 

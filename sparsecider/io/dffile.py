@@ -19,6 +19,7 @@ checks the arrays (``save`` / ``load``).
 from __future__ import annotations
 
 import json
+import tokenize
 import zipfile
 from pathlib import Path
 from typing import BinaryIO
@@ -57,6 +58,7 @@ MAX_N = 64
 _READ_ERRORS = (
     ValueError, OSError, EOFError, KeyError, AttributeError, OverflowError, TypeError,
     RecursionError, zipfile.BadZipFile, UnicodeDecodeError, MemoryError,
+    SyntaxError, tokenize.TokenError,  # a malformed .npy header (numpy parses it as Python)
 )  # fmt: skip
 
 
@@ -87,9 +89,10 @@ def _check_meta(meta: object, path: Path, hashing: str) -> dict:
     return meta
 
 
-def _check_member(archive: zipfile.ZipFile, name: str, path: Path, kinds: str) -> None:
+def _check_member(archive: zipfile.ZipFile, name: str, path: Path, kinds: str) -> int:
     """The header of an array member: 1-D, of the right kind, and no larger
-    than the bytes the archive holds for it (checked before numpy allocates)."""
+    than the bytes the archive holds for it (checked before numpy allocates).
+    Returns its length."""
     try:
         info = archive.getinfo(f"{name}.npy")
     except KeyError:
@@ -108,6 +111,7 @@ def _check_member(archive: zipfile.ZipFile, name: str, path: Path, kinds: str) -
         raise ValueError(f"array {name!r} is {dtype} of shape {shape}, not a 1-D table")
     if shape[0] * dtype.itemsize > info.file_size:
         raise ValueError(f"array {name!r} claims {shape[0]:,} entries, more than the file holds")
+    return shape[0]
 
 
 def read_df_file(
@@ -151,8 +155,13 @@ def read_df_file(
             n = meta["n"]
             keys, counts = [], []
             for k in range(1, n + 1):
-                _check_member(archive, f"keys_{k}", path, "u")
-                _check_member(archive, f"counts_{k}", path, "iu")
+                n_keys = _check_member(archive, f"keys_{k}", path, "u")
+                n_counts = _check_member(archive, f"counts_{k}", path, "iu")
+                if n_keys != n_counts:  # from the headers, before decompressing either
+                    raise ValueError(
+                        f"{path}: order {k} has {n_keys:,} keys but {n_counts:,} counts; "
+                        "the file is damaged: refit or reconvert it"
+                    )
                 with archive.open(f"keys_{k}.npy") as f:
                     keys.append(np.lib.format.read_array(f, allow_pickle=False))
                 with archive.open(f"counts_{k}.npy") as f:

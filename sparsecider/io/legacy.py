@@ -189,8 +189,58 @@ def _counted(load):
     return load_and_count
 
 
-for _opcode in (pickle.EMPTY_LIST, pickle.LIST, pickle.EMPTY_DICT, pickle.DICT, pickle.REDUCE):
+# every opcode that makes a container or calls a class (NEWOBJ makes an empty
+# defaultdict per call: 4 million of them from a 16 MB file)
+for _opcode in (
+    pickle.EMPTY_LIST, pickle.LIST, pickle.EMPTY_DICT, pickle.DICT, pickle.REDUCE,
+    pickle.NEWOBJ, pickle.NEWOBJ_EX, pickle.OBJ, pickle.INST,
+):  # fmt: skip
     RestrictedUnpickler.dispatch[_opcode[0]] = _counted(RestrictedUnpickler.dispatch[_opcode[0]])
+
+
+def _check_key(key: object) -> None:
+    """Refuse a dict key that is neither a string nor a tuple of strings.
+
+    Runs before the key is hashed: strings hash with a per-process salt, but
+    numbers (and tuples of them) do not, so 60,000 keys such as
+    ``(i * (2**61 - 1),)`` would all collide and take minutes to insert.
+    """
+    if isinstance(key, str | bytes):
+        return
+    if isinstance(key, tuple) and all(isinstance(word, str | bytes) for word in key):
+        return
+    if isinstance(key, tuple):
+        found = "a tuple of " + next(
+            type(w).__name__ for w in key if not isinstance(w, str | bytes)
+        )
+    else:
+        found = f"a {type(key).__name__}"
+    raise UnsafePickleError(
+        f"keys must be non-empty tuples of strings, found {found} (checked before any dict "
+        "is built: the keys of a document frequency pickle are n-gram tuples of words, or "
+        "the names 'df', 'document_frequency', 'ref_len')"
+    )
+
+
+def _keys_checked(load, stack_keys):
+    def check_keys_then_load(self: RestrictedUnpickler) -> None:
+        for key in stack_keys(self.stack):
+            _check_key(key)
+        load(self)
+
+    return check_keys_then_load
+
+
+# SETITEMS and DICT take the items above the mark (the current stack, key
+# first); SETITEM the last two items
+for _opcode, _keys in (
+    (pickle.SETITEMS, lambda stack: stack[0::2]),
+    (pickle.DICT, lambda stack: stack[0::2]),
+    (pickle.SETITEM, lambda stack: stack[-2:-1]),
+):
+    RestrictedUnpickler.dispatch[_opcode[0]] = _keys_checked(
+        RestrictedUnpickler.dispatch[_opcode[0]], _keys
+    )
 
 #: What a tuple may hold.
 _ATOMS = (str, bytes, int, float, type(None))
@@ -352,13 +402,19 @@ def _whole(value: object, path: Path, *, logged: bool) -> int:
         n = math.inf
     if not math.isfinite(n) or n < 1 or n >= 2**32 or abs(n - round(n)) > 1e-6 * n:
         what = "the log of a whole number" if logged else "a whole number"
-        raise ValueError(f"{path}: ref_len {value!r} is not {what} of images")
+        raise ValueError(f"{path}: ref_len {_brief(value)} is not {what} of images")
     return round(n)
 
 
 def _brief(value: object) -> str:
     """A short description that costs O(1) (a container's repr may not: shared
     or deep structure)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        # repr of an integer over 4,300 digits raises ValueError
+        return f"an integer of {value.bit_length()} bits"
+    if isinstance(value, tuple):
+        more = ", ..." if len(value) > 2 else ("," if len(value) == 1 else "")
+        return f"the tuple ({', '.join(_brief(v) for v in value[:2])}{more})"
     if isinstance(value, str | bytes | int | float | type(None)):
         text = repr(value[:40] if isinstance(value, str | bytes) else value)
         return text if len(text) <= 60 else text[:57] + "..."

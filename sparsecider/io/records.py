@@ -25,11 +25,12 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import sys
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 
-__all__ = ["as_record", "jsonl_rows", "read_jsonl"]
+__all__ = ["as_record", "jsonl_rows", "long_number", "read_jsonl"]
 
 
 def jsonl_rows(lines: Iterable[bytes], name: str) -> Iterator[tuple[str, int, dict]]:
@@ -74,12 +75,38 @@ def jsonl_rows(lines: Iterable[bytes], name: str) -> Iterator[tuple[str, int, di
             ) from None
         except RecursionError:
             raise ValueError(f"{name}:{lineno}: JSON nested too deeply for a record") from None
+        except ValueError:  # Python's limit on the digits of an integer
+            raise ValueError(f"{name}:{lineno}: {long_number(line)}") from None
         if not isinstance(row, dict):
             raise ValueError(
                 f"{name}:{lineno}: expected a JSON object with 'id', 'candidate' and "
                 f"'references', got {type(row).__name__}"
             )
         yield name, lineno, row
+
+
+_LONG_NUMBER = re.compile(rb"[0-9]{4301,}")
+
+
+def long_number(text: str | bytes) -> str:
+    """What is wrong with JSON text that ``json.loads`` refused for a number
+    over Python's 4,300 digits (``sys.get_int_max_str_digits``), and where
+    (``line N: `` when ``text`` has several lines).
+
+    Examples
+    --------
+    >>> long_number('{"id": ' + "7" * 5000 + "}")
+    'a number of 5000 digits (Python reads at most 4,300): write such an id as a string'
+    """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    found = _LONG_NUMBER.search(data)
+    digits = len(found.group()) if found else "more than 4300"
+    line = data.count(b"\n", 0, found.start()) + 1 if found else 1
+    where = f"line {line}: " if b"\n" in data.strip() else ""
+    return (
+        f"{where}a number of {digits} digits (Python reads at most 4,300): write such an id "
+        "as a string"
+    )
 
 
 def read_jsonl(

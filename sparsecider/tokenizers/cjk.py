@@ -60,6 +60,7 @@ __all__ = [
     "SYMBOL",
     "WORD",
     "TextOptions",
+    "check_encodable",
     "check_options",
     "code_point_classes",
     "finish",
@@ -159,6 +160,37 @@ def check_options(
             raise TypeError(f"{key} must be True or False, got {type_name(value)}")
     text = TextOptions(normalize, punctuation, flags.pop("lowercase"))
     return text, flags
+
+
+def check_encodable(captions: Sequence[str], tokenizer: str) -> None:
+    """Refuse captions with a lone surrogate, which MeCab and Kiwi cannot read
+    (they take UTF-8 or UTF-16, where a lone surrogate has no encoding).
+
+    Cost: one UTF-8 encode of all captions; the caption is looked for only
+    when there is one.
+
+    Examples
+    --------
+    >>> check_encodable(["a dog", "a " + chr(0xDCFF) + " cat"], "mecab")
+    Traceback (most recent call last):
+    ...
+    ValueError: caption 1 of the 2 tokenized together (...) holds a lone surrogate, U+DCFF at ...
+    """
+    try:
+        "".join(captions).encode("utf-8")
+        return
+    except UnicodeEncodeError:
+        pass
+    for i, caption in enumerate(captions):
+        try:
+            caption.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(
+                f"caption {i} of the {len(captions)} tokenized together ({caption[:40]!r}) holds "
+                f"a lone surrogate, U+{ord(caption[err.start]):04X} at character {err.start}, "
+                f"which tokenizer {tokenizer!r} cannot read: remove it, or decode the text with "
+                "errors='replace' instead of 'surrogateescape'"
+            ) from None
 
 
 def missing(tokenizer: str, packages: str, extra: str) -> ImportError:

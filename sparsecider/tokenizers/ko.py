@@ -24,7 +24,7 @@ from importlib import metadata
 from operator import attrgetter
 
 from .._kernels.tokens import Tokens
-from .cjk import TextOptions, finish_text, missing, normalized
+from .cjk import TextOptions, check_encodable, finish_text, missing, normalized
 from .whitespace import split_whitespace
 
 __all__ = ["OPTIONS", "load", "markers", "segment", "split", "token_text", "version"]
@@ -67,9 +67,16 @@ def markers() -> str:
 
 
 def segment(captions: list[str]) -> list[str]:
-    """Each caption as Kiwi's morphemes (their forms) joined by spaces."""
+    """Each caption as Kiwi's morphemes (their forms) joined by spaces.
+
+    Raises
+    ------
+    ValueError
+        A caption holds a lone surrogate (:func:`.cjk.check_encodable`).
+    """
     if not captions:
         return []
+    check_encodable(captions, "kiwi")
     kiwi = load()
     with _lock:  # one batch at a time: Kiwi's own threads share its work
         return [" ".join(map(_form, tokens)) for tokens in kiwi.tokenize(captions)]
