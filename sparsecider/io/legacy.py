@@ -347,7 +347,7 @@ def read_legacy_df(path: str | Path, *, n_images: int | None = None) -> tuple[di
 
     Examples
     --------
-    >>> import math, os, pickle, tempfile
+    >>> import math, os, pickle, tempfile, warnings
     >>> table = {("a",): 2.0, ("a", "dog"): 1.0}
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     path = os.path.join(tmp, "df.p")
@@ -356,9 +356,12 @@ def read_legacy_df(path: str | Path, *, n_images: int | None = None) -> tuple[di
     ...     print(read_legacy_df(path))
     ...     with open(path, "wb") as f:
     ...         pickle.dump(table, f)
-    ...     print(read_legacy_df(path)[1], read_legacy_df(path, n_images=3)[1])
+    ...     with warnings.catch_warnings(record=True) as caught:  # a bare table: n_images assumed
+    ...         warnings.simplefilter("always")
+    ...         assumed = read_legacy_df(path)[1]
+    ...     print(assumed, caught[0].category.__name__, read_legacy_df(path, n_images=3)[1])
     ({('a',): 2.0, ('a', 'dog'): 1.0}, 2)
-    40504 3
+    40504 UserWarning 3
     """
     path = Path(path)
     data = _load(path)
