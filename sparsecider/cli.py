@@ -939,6 +939,9 @@ def _terminate(signum, frame) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if sys.stdout is None and getattr(args, "output", None) is not None:
+        # closed standard output (>&-) with results going to -o: only the summary is lost
+        sys.stdout = open(os.devnull, "w")  # kept open for the rest of the process
     if sys.stdout is None:  # started with standard output closed (>&-): print() would drop it all
         if sys.stderr is not None:
             print(

@@ -83,6 +83,19 @@ def _is_sequence(x: object) -> bool:
     return hasattr(x, "to_numpy") and getattr(x, "ndim", None) == 1 and not isinstance(x, Mapping)
 
 
+def _same(x: object, y: object) -> bool:
+    """Equal labels, a missing label (NaN, NaT) matching a missing one."""
+    try:
+        return bool(x == y) or bool(x != x and y != y)
+    except TypeError:  # pandas.NA has no truth value
+        return x is y
+
+
+def _label(x: object) -> str:
+    """A label as the user wrote it: 3, not np.int64(3)."""
+    return repr(x.item() if hasattr(x, "item") else x)
+
+
 def check_same_index(candidates: object, references: object) -> None:
     """Refuse two pandas Series (or anything with an ``index``) whose indexes
     differ: lists pair by position, and two Series with the same labels in
@@ -104,8 +117,8 @@ def check_same_index(candidates: object, references: object) -> None:
     if not (hasattr(a, "equals") and hasattr(b, "equals")) or a.equals(b):
         return  # a list's .index is a method: only two indexed objects are compared
     common = min(len(a), len(b))
-    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), common)
-    first = f"label {a[at]!r:.40} vs {b[at]!r:.40}" if at < common else "length"
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if not _same(x, y)), common)
+    first = f"label {_label(a[at]):.40} vs {_label(b[at]):.40}" if at < common else "length"
     raise ValueError(
         f"candidates and references are pandas objects with different indexes (they first "
         f"differ at position {at}: {first}); they would be paired by position, not by label. "

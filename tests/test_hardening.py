@@ -1241,6 +1241,16 @@ def test_series_with_other_indexes_are_refused(metric):
     assert getattr(sparsecider, metric)(cands, as_list, tokenizer="whitespace").scores.shape == (2,)
 
 
+def test_a_series_index_message_names_the_first_label_that_differs():
+    # NaN labels match NaN labels: the first difference is at position 2 (2 vs 3), and
+    # labels print as written, not as np.float64(2.0)
+    pd = pytest.importorskip("pandas")
+    cands = pd.Series(["a dog", "a cat", "a bus"], index=[np.nan, 1, 2])
+    refs = pd.Series([["a dog"], ["a cat"], ["a bus"]], index=[np.nan, 1, 3])
+    with pytest.raises(ValueError, match=r"differ at position 2: label 2\.0 vs 3\.0\)"):
+        sparsecider.cider_d(cands, refs, tokenizer="whitespace")
+
+
 @pytest.mark.parametrize("face", ["cider_d", "cider_d_ids", "stream", "vectorizer", "reward"])
 def test_sigma_none_is_a_type_error_not_plain_cider(face):
     import sparsecider.stream
@@ -1293,6 +1303,19 @@ def test_a_closed_stdout_is_an_error(tmp_path):
     )  # fmt: skip
     assert done.returncode == 1
     assert "standard output is closed" in done.stderr
+
+
+def test_a_closed_stdout_is_no_error_when_the_results_go_to_a_file(tmp_path):
+    # df fit writes its table to -o; standard output only carries a summary line
+    (tmp_path / "r.txt").write_text("a dog\na cat\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m sparsecider df fit r.txt -o out.df.npz '
+                       "--tokenizer whitespace >&-"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert sparsecider.DocumentFrequencies.load(tmp_path / "out.df.npz").n_images == 2
 
 
 def test_a_one_line_json_lines_file_is_not_taken_for_coco(tmp_path, capsys):

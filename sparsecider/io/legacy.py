@@ -214,7 +214,8 @@ def _check_key(key: object) -> None:
             type(w).__name__ for w in key if not isinstance(w, str | bytes)
         )
     else:
-        found = f"a {type(key).__name__}"
+        kind = type(key).__name__
+        found = f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
     raise UnsafePickleError(
         f"keys must be non-empty tuples of strings, found {found} (checked before any dict "
         "is built: the keys of a document frequency pickle are n-gram tuples of words, or "

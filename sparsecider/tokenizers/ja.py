@@ -21,8 +21,10 @@ Inputs MeCab cannot take as they are:
 - **Long captions.** MeCab crashes the process (a segmentation fault) on one
   input of a few hundred thousand characters.  A caption longer than
   :data:`PIECE` characters is parsed in pieces of at most that many, cut
-  after the last whitespace of each piece (where MeCab's words end anyway:
-  the tokens are those of an unsplit run), else after the last sentence
+  after the last whitespace of each piece (where MeCab's words end nearly
+  always: in a test of 20,000 cuts between demo captions one unsplit parse
+  differed, MeCab having read the words on both sides of the space
+  together), else after the last sentence
   end (``。！？.!?``), else, in a run of :data:`PIECE` characters with
   neither, at exactly :data:`PIECE` characters (the hard cut: a morpheme
   across it becomes two tokens).
@@ -51,8 +53,8 @@ __all__ = ["OPTIONS", "PIECE", "load", "markers", "segment", "split", "token_tex
 OPTIONS: dict[str, bool] = {}
 
 #: The longest input given to MeCab at once, in characters (it crashes on one
-#: of about 290,000 Han characters; 20,000 is far below and yields the tokens
-#: of an unsplit parse on whitespace- and sentence-separated text).
+#: of about 290,000 Han characters; 20,000 is far below; captions up to this
+#: length are parsed whole, as before).
 PIECE = 20_000
 
 _SPACE = re.compile(r"\s+")
