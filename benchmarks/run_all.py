@@ -1,9 +1,9 @@
 """Run every benchmark in turn, then rewrite the tables of benchmarks/README.md.
 
 Usage: ``python -m benchmarks.run_all [--skip NAME ...]`` (names: coco, bleu_rouge, raw,
-tokenize, rl, scaling, stream, cjk, variants).  About half an hour on a 2-core
-machine, mostly the reference implementation.  Each benchmark checks agreement before
-timing and stops the run on a disagreement.
+tokenize, ptb_fuzz, ptb_long, long_inputs, rl, scaling, stream, cjk, variants).  About
+an hour on a 2-core machine, mostly the reference implementation and the long captions.
+Each benchmark checks agreement before timing and stops the run on a disagreement.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ BENCHMARKS = {
     "tokenize": "benchmarks.bench_tokenize",
     "ptb_fuzz": "benchmarks.bench_ptb_fuzz",
     "ptb_long": "benchmarks.bench_ptb_long",
+    "long_inputs": "benchmarks.bench_long_inputs",
     "rl": "benchmarks.bench_rl",
     "scaling": "benchmarks.bench_scaling",
     "stream": "benchmarks.bench_stream",

@@ -82,3 +82,14 @@ def test_raw_text_benchmark_agrees(shared_data):
     pytest.importorskip("pycocoevalcap", reason="the benchmarks compare with the `ref` extra")
     out = bench_raw.main(["--images", "200", "--repeat", "1", "--ref-repeat", "1"])
     assert out["agreement"]["max_abs_diff"] <= 1e-12 and out["sizes"]["images"] == 200
+
+
+def test_long_inputs_benchmark_code_runs(tmp_path):
+    from benchmarks import bench_long_inputs
+
+    argv = ["--sizes", "0.001", "--repeat", "1", "--cases", "whitespace:token"]
+    out = bench_long_inputs.main(argv)
+    assert [(r["tokenizer"], r["input"], r["mb"]) for r in out["rows"]] == [
+        ("whitespace", "token", 0.001)
+    ]
+    assert (tmp_path / "long_inputs.json").is_file()
