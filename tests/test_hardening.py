@@ -979,9 +979,13 @@ def _run_limited(code: str, timeout: float) -> subprocess.CompletedProcess:
 def test_mecab_survives_long_captions_up_to_10_mb():
     pytest.importorskip("fugashi")
     pytest.importorskip("unidic_lite")
-    # MeCab segfaulted (exit 139) on 1 MB of "a " and on ~290k Han characters;
-    # the score is the hand computation of test_one_long_token_costs_linear_time:
-    # candidate 0 shares its only unigram "a" with its reference, no n-gram above
+    # MeCab segfaulted (exit 139) on 1 MB of "a " and on ~290k Han characters.
+    # By hand (N = 2 images, every n-gram in one image: idf = log 2):
+    # - 'x' against 'x': order 1 cosine 1, orders 2-4 empty: 10 * 1 / 4 = 2.5;
+    # - 5,000,000 words against the one word 'a': the length penalty
+    #   exp(-(5e6 - 1)**2 / 72) is 0.0 in float64, so the score is 0.0;
+    # - the Han caption against itself: same tokens on both sides (cut alike),
+    #   cosine 1 in each of the 4 orders, equal lengths: 10 * 4 / 4 = 10.0
     code = (
         "import sparsecider\n"
         "r = sparsecider.cider_d(['a ' * 5_000_000, 'x'], [['a'], ['x']], tokenizer='mecab')\n"
@@ -991,8 +995,7 @@ def test_mecab_survives_long_captions_up_to_10_mb():
     )
     done = _run_limited(code, timeout=120)
     assert done.returncode == 0, done.stderr[-500:]
-    first, second = done.stdout.split("] [")
-    assert first.startswith("[") and second.endswith("]\n")
+    assert done.stdout.strip() == "[0.0, 2.5] [10.0, 2.5]"
 
 
 def test_mecab_pieces_give_the_tokens_of_an_unsplit_parse():
