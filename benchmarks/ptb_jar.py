@@ -35,6 +35,7 @@ from __future__ import annotations
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -124,6 +125,17 @@ def jar_tokenize(captions: list[str]) -> list[str]:
     if not captions:
         return []
     return run_jar(captions).ptb
+
+
+def jar_alone_and_followed(captions: list[str], workers: int = 2) -> tuple[list[str], list[str]]:
+    """Each caption's jar output alone (its own input, one JVM each) and
+    followed by a neutral caption ``"x"`` (all captions in one input, each
+    followed by ``"x"``: the look-ahead reads forward only, so nothing before
+    a caption changes it).  What the PTB fixture generators record."""
+    followed = jar_tokenize([x for caption in captions for x in (caption, "x")])[::2]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        alone = list(pool.map(lambda caption: jar_tokenize([caption])[0], captions))
+    return alone, followed
 
 
 def jar_raw_lines(captions: list[str]) -> list[str]:
