@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._checks import describe_keys, type_name
-from ._kernels.arrays import exclusive_cumsum
+from ._kernels.arrays import exclusive_cumsum, smallest_uint
 from ._kernels.tokens import Tokens
 from .tokenizers import Tokenizer, TokenizerLike
 
@@ -61,11 +61,6 @@ ARRAYS = {
 }
 
 
-def _smallest_uint(maximum: int) -> type:
-    dtypes = (np.uint8, np.uint16, np.uint32, np.uint64)
-    return next(t for t in dtypes if maximum <= np.iinfo(t).max)
-
-
 def pack_tokens(hashes: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
     """One vocabulary of distinct hashes for several token arrays, each as indices into it.
 
@@ -76,7 +71,7 @@ def pack_tokens(hashes: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]
     ([4, 9], [1, 0, 1], [0], 'uint8')
     """
     vocabulary, inverse = np.unique(np.concatenate(hashes), return_inverse=True)
-    inverse = inverse.ravel().astype(_smallest_uint(max(vocabulary.shape[0] - 1, 0)))
+    inverse = inverse.ravel().astype(smallest_uint(max(vocabulary.shape[0] - 1, 0)))
     cuts = exclusive_cumsum(np.array([h.shape[0] for h in hashes]))
     return vocabulary, [inverse[a:b] for a, b in itertools.pairwise(cuts.tolist())]
 
@@ -191,7 +186,7 @@ def compact(array: np.ndarray) -> np.ndarray:
     """
     if array.dtype.kind not in "iu" or array.size == 0 or array.min() < 0:
         return array
-    return array.astype(_smallest_uint(int(array.max())))
+    return array.astype(smallest_uint(int(array.max())))
 
 
 def _wide(array: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._kernels.arrays import exclusive_cumsum, ranges
+from ._kernels.arrays import exclusive_cumsum, ranges, smallest_uint
 from ._kernels.counts import count_columns
 from ._kernels.hashing import ngram_keys
 from ._kernels.lookup import bucket_index, bucket_positions
@@ -52,13 +52,6 @@ __all__ = ["BUCKET_BITS", "ReferenceCache"]
 #: with 1, buckets hold about one key and a lookup reads about 1.3 keys
 #: (28 MiB of index for the 6.5 million n-grams of 113,287 images).
 BUCKET_BITS = 1
-
-
-def _smallest_uint(maximum: int) -> type:
-    for dtype in (np.uint8, np.uint16, np.uint32):
-        if maximum <= np.iinfo(dtype).max:
-            return dtype
-    return np.uint64
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,7 +134,7 @@ class ReferenceCache:
         ref_image = np.repeat(np.arange(n_images, dtype=np.int32), refs_per_image)
         # an entry's reference (within its image) and count in one small integer
         base = int(tokens.lengths.max(initial=0)) + 1  # a count is at most a length
-        code_dtype = _smallest_uint(int(refs_per_image.max(initial=1)) * base)
+        code_dtype = smallest_uint(int(refs_per_image.max(initial=1)) * base)
         ref_code = (np.arange(n_refs) - reference_offsets[ref_image]) * base
         norms = np.empty((n, n_refs))
         vocabulary, vocabulary_df, per_g, images, codes = [], [], [], [], []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BLOCK", "blocks", "exclusive_cumsum", "ranges"]
+__all__ = ["BLOCK", "blocks", "exclusive_cumsum", "ranges", "smallest_uint"]
 
 # Chains of elementwise passes over millions of words run block by block:
 # the passes over one block stay in the L2 cache instead of streaming the
@@ -39,6 +39,18 @@ def exclusive_cumsum(values: np.ndarray) -> np.ndarray:
     out = np.zeros(values.shape[0] + 1, dtype=np.int64)
     np.cumsum(values, out=out[1:])
     return out
+
+
+def smallest_uint(maximum: int) -> type:
+    """The smallest unsigned integer type that holds ``0 .. maximum``.
+
+    Examples
+    --------
+    >>> [smallest_uint(m).__name__ for m in (255, 256, 2**32)]
+    ['uint8', 'uint16', 'uint64']
+    """
+    dtypes = (np.uint8, np.uint16, np.uint32, np.uint64)
+    return next(t for t in dtypes if maximum <= np.iinfo(t).max)
 
 
 def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
