@@ -30,7 +30,7 @@ Inputs MeCab cannot take as they are:
   across it becomes two tokens).
 - **NUL.** MeCab reads C strings and would drop everything after a NUL
   character; a NUL is a token of its own instead, as jieba and Kiwi make it.
-- **Lone surrogates** (``"\ud800"``, from text decoded with
+- **Lone surrogates** (``"\\ud800"``, from text decoded with
   ``errors="surrogateescape"``) cannot be passed to MeCab: a ``ValueError``
   names the caption (:func:`.cjk.check_encodable`).
 """
