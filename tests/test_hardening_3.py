@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 import sparsecider
-from sparsecider import RewardScorer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,3 +99,121 @@ def test_flat_ngrams_are_the_padded_rows_entries(seed):
     flat = flat_ngrams(tokens, 4)
     for a, b in zip(padded, flat, strict=True):
         assert a.dtype == b.dtype and (a == b).all()
+
+
+# ---- 1d. states update() can never produce are refused where they enter -----------------
+
+_REFS = {1: ["a dog runs", "the dog runs"], 2: ["a red bus"], 3: ["a cat sleeps"]}
+_CANDS = {1: "a dog runs", 2: "a bus", 3: ""}
+_KINDS = {
+    "tokens": ("CIDEr-D", {}),
+    "values": ("CIDEr-D", {"df": "coco-val2014"}),
+    "bleu": ("BLEU", {}),
+    "rouge": ("ROUGE-L", {}),
+}
+
+
+def _state(kind: str) -> dict:
+    metric, options = _KINDS[kind]
+    acc = sparsecider.CiderAccumulator(metric, tokenizer="whitespace", **options)
+    acc.update(_CANDS, _REFS)
+    state = acc.state()
+    assert state["kind"] == kind
+    return state
+
+
+def _set(name, value):
+    return lambda s: {**s, name: value}
+
+
+def _with(name, change):
+    """The state with ``change`` applied to a copy of its array ``name``."""
+
+    def apply(state):
+        array = np.array(state[name])
+        return {**state, name: change(array) if callable(change) else change}
+
+    return apply
+
+
+def _set_at(index, value, dtype=None):
+    def change(a):
+        a = a.astype(dtype or a.dtype)
+        a[index] = value
+        return a
+
+    return change
+
+
+_BAD_STATES = [
+    # ids repeated inside one state: the image was counted twice
+    ("values", _set("ids", np.array([1, 2, 1])), r"'ids' repeats image id\(s\) \[1\]"),
+    ("tokens", _set("ids", np.array(["a", "a", "b"])), r"'ids' repeats image id\(s\) \['a'\]"),
+    # an image with 0 references (NaN before), 0 candidates, a negative count (numpy crash)
+    ("tokens", _with("references_per_image", _set_at(1, 0)),
+     r"'references_per_image' must be positive integers \(every image has a reference\), "
+     r"found 0 at \[1\]"),
+    ("values", _with("candidates_per_image", _set_at(0, 0)),
+     r"'candidates_per_image' must be positive integers \(every image has a candidate\), "
+     r"found 0 at \[0\]"),
+    ("bleu", _with("candidates_per_image", _set_at(0, -1, np.int64)),
+     r"'candidates_per_image' must be positive integers .* found -1 at \[0\]"),
+    ("tokens", _with("reference_lengths", _set_at(0, -2, np.int64)),
+     r"'reference_lengths' must be non-negative integers, found -2 at \[0\]"),
+    # per_order: wrong width, 1-D (AxisError), strings, NaN, inf, negative, above the scale
+    ("values", _with("per_order", lambda a: a[:, :3]),
+     r"'per_order' must have shape \(3, 4\) \(candidates x n\), got \(3, 3\)"),
+    ("values", _with("per_order", lambda a: a[:, 0]),
+     r"'per_order' must have shape \(3, 4\) \(candidates x n\), got \(3,\)"),
+    ("values", _with("per_order", lambda a: a.astype(str)),
+     r"'per_order' must hold floats, got dtype <U32"),
+    ("values", _with("per_order", _set_at((0, 1), np.nan)),
+     r"'per_order' must hold values in \[0, scale=10.0\], found nan at \[0, 1\]"),
+    ("values", _with("per_order", _set_at((2, 0), np.inf)),
+     r"'per_order' must hold values in \[0, scale=10.0\], found inf at \[2, 0\]"),
+    ("values", _with("per_order", _set_at((1, 3), -0.5)),
+     r"'per_order' must hold values in \[0, scale=10.0\], found -0.5 at \[1, 3\]"),
+    ("values", _with("per_order", _set_at((1, 3), 12.0)),
+     r"'per_order' must hold values in \[0, scale=10.0\], found 12.0 at \[1, 3\]"),
+    # empty as floats: 276 empty where there were 46 (a sum of floats, not a count)
+    ("values", _with("empty", lambda a: a.astype(float) * 6),
+     r"'empty' must be booleans, got dtype float64"),
+    # BLEU: correct > guess, negative lengths, fractional counts, a 1-D guess (IndexError)
+    ("bleu", _with("correct", lambda a: a.astype(np.int64) + 5),
+     r"'correct' must not exceed 'guess' \(matched n-grams of the candidate\), found "
+     r"\d+ > \d+ at \[0, 0\]"),
+    ("bleu", _with("testlen", _set_at(0, -3, np.int64)),
+     r"'testlen' must be non-negative integers, found -3 at \[0\]"),
+    ("bleu", _with("guess", lambda a: a + 0.5),
+     r"'guess' must be integers \(counts\), got dtype float64"),
+    ("bleu", _with("guess", lambda a: a[:, 0]),
+     r"'guess' must have shape \(3, 4\) \(candidates x n\), got \(3,\)"),
+    # ROUGE-L: a precision of NaN or 3.0
+    ("rouge", _with("precision", _set_at(0, np.nan)),
+     r"'precision' must hold values in \[0, 1\], found nan at \[0\]"),
+    ("rouge", _with("recall", _set_at(2, 3.0)),
+     r"'recall' must hold values in \[0, 1\], found 3.0 at \[2\]"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "corrupt", "message"), _BAD_STATES)
+@pytest.mark.parametrize("enter", ["merge", "from_state"])
+def test_a_state_update_cannot_produce_is_refused(kind, corrupt, message, enter):
+    bad = corrupt(_state(kind))
+    metric, options = _KINDS[kind]
+    with pytest.raises(ValueError, match="^not a valid accumulator state: " + message):
+        if enter == "merge":
+            sparsecider.CiderAccumulator(metric, tokenizer="whitespace", **options).merge(bad)
+        else:
+            sparsecider.CiderAccumulator.from_state(bad)
+
+
+@pytest.mark.parametrize("kind", sorted(_KINDS))
+def test_valid_states_still_load_and_merge(kind):
+    # the checks refuse nothing update() makes, an empty state included
+    metric, options = _KINDS[kind]
+    state = _state(kind)
+    one = sparsecider.CiderAccumulator.from_state(state).compute()
+    empty = sparsecider.CiderAccumulator(metric, tokenizer="whitespace", **options).state()
+    merged = sparsecider.CiderAccumulator.from_state(empty).merge(state).compute()
+    assert merged.score == one.score

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .hashing import ngram_keys, next_order_keys
+from .hashing import next_order_keys, ngram_keys
 from .tokens import Tokens
 
 __all__ = ["PAD_FACTOR", "SENTINEL", "caption_ngrams", "flat_ngrams", "padded_hashes", "row_ngrams"]
