@@ -19,6 +19,7 @@ __all__ = [
     "MAX_N",
     "check_bool",
     "check_int",
+    "check_int64_ids",
     "check_real",
     "describe_keys",
     "int_array",
@@ -127,6 +128,26 @@ def _read_array(value: object) -> np.ndarray:
         return np.asarray(value)
 
 
+def check_int64_ids(ids: list, where: str) -> None:
+    """Refuse Python integer image ids that int64 cannot hold (``where``: a format
+    string naming one by its position ``i`` and value ``v``, ``"ids[{i}] = {v}"``).
+
+    Examples
+    --------
+    >>> check_int64_ids([7, 2**63], "ids[{i}] = {v}")
+    Traceback (most recent call last):
+    ...
+    ValueError: ids[1] = 9223372036854775808 does not fit in 64 bits: integer image ids ...
+    """
+    low, high = -(2**63), 2**63 - 1
+    for i, v in enumerate(ids):
+        if not low <= v <= high:
+            raise ValueError(
+                f"{where.format(i=i, v=v)} does not fit in 64 bits: integer image ids must lie "
+                "in -2**63 .. 2**63 - 1 (they travel in int64 arrays); pass larger ids as strings"
+            )
+
+
 def int_array(value: object, where: str, ndim: int) -> np.ndarray:
     """``value`` as an int64 array of ``ndim`` dimensions (token ids, indices).
 
@@ -143,6 +164,17 @@ def int_array(value: object, where: str, ndim: int) -> np.ndarray:
     ...
     TypeError: image_index must hold integer token ids, got dtype float64
     """
+    if isinstance(value, np.ma.MaskedArray):
+        # np.asarray drops the mask: the hidden entries would be read as ids
+        hidden = int(np.ma.count_masked(value))
+        if hidden:
+            raise ValueError(
+                f"{where} is a numpy masked array with {hidden} masked "
+                f"entr{'y' if hidden == 1 else 'ies'}: its mask would be ignored; fill them "
+                f"with the end or padding id ({where.split('[')[0]}.filled(eos)), or pass "
+                ".data if the mask means nothing"
+            )
+        value = value.data
     try:
         arr = _read_array(value)
     except Exception as err:  # objects whose __array__ fails (a GPU tensor, ...)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._checks import describe_keys, int_array
+from ._checks import check_int64_ids, describe_keys, int_array
 
 __all__ = ["ImageKeys"]
 
@@ -41,6 +41,7 @@ class ImageKeys:
         if self.keys is None:
             return
         if all(isinstance(k, numbers.Integral) and not isinstance(k, bool) for k in self.keys):
+            check_int64_ids([int(k) for k in self.keys], "references key {v}")
             ints = np.array(self.keys, dtype=np.int64) if self.keys else np.zeros(0, np.int64)
             self._order = np.argsort(ints, kind="stable")
             self._sorted = ints[self._order]

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import describe_keys, type_name
+from ._checks import check_int64_ids, describe_keys, type_name
 from ._kernels.arrays import exclusive_cumsum, smallest_uint
 from ._kernels.tokens import Tokens
 from .tokenizers import Tokenizer, TokenizerLike
@@ -250,6 +250,7 @@ def image_id_array(ids: object, n_images: int) -> np.ndarray:
     if len(values) != n_images:
         raise ValueError(f"ids has {len(values)} entries for {n_images} images")
     if all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in values):
+        check_int64_ids(values, "ids[{i}] = {v}")
         out = np.array(values, dtype=np.int64)
     elif all(isinstance(v, str) for v in values):
         out = np.array(values, dtype=str)

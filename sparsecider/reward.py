@@ -26,6 +26,7 @@ from ._advice import check_id_strings
 from ._checks import MAX_N, check_bool, check_int, int_array
 from ._image_keys import ImageKeys
 from ._kernels.tokens import Tokens
+from ._stages import no_reference_words
 from ._validate import check_options
 from .corpus import caption_list, check_id, check_references, reference_id_rows
 from .frequencies import DocumentFrequencies
@@ -130,7 +131,8 @@ class RewardScorer:
         rows, counts = reference_id_rows(values, keys)
         if not rows:
             raise ValueError("references is empty: the scorer needs at least one image")
-        if isinstance(df, str) and df == "corpus":
+        corpus = isinstance(df, str) and df == "corpus"
+        if corpus:
             df = DocumentFrequencies.from_id_references(
                 values, eos=self.eos, pad=self.pad, include_eos=include_eos,
                 n=check_int("n", n, maximum=MAX_N),
@@ -150,6 +152,8 @@ class RewardScorer:
         tokens, offsets = reference_id_tokens(
             rows, counts, eos=self.eos, pad=self.pad, include_eos=include_eos, hasher=self._hasher
         )
+        if corpus and tokens.hashes.shape[0] == 0:
+            raise no_reference_words()  # as cider_d_ids: every reward would be 0
         self._tokenize = self._ids
         self._setup(tokens, offsets, keys, label)
 
@@ -189,7 +193,8 @@ class RewardScorer:
         self = cls.__new__(cls)
         ref_lists, keys = check_references(references)
         flat = [r for refs in ref_lists for r in refs]
-        if isinstance(df, str) and df == "corpus":
+        corpus = isinstance(df, str) and df == "corpus"
+        if corpus:
             df = DocumentFrequencies.from_references(
                 ref_lists, n=check_int("n", n, maximum=MAX_N), tokenizer=tokenizer
             )
@@ -201,7 +206,10 @@ class RewardScorer:
         if offsets.shape[0] < 2:
             raise ValueError("references is empty: the scorer needs at least one image")
         self._tokenize = self._texts
-        self._setup(self._text.split(flat), offsets, keys, self._text.name)
+        tokens = self._text.split(flat)
+        if corpus and tokens.hashes.shape[0] == 0:
+            raise no_reference_words()  # as cider_d: every reward would be 0
+        self._setup(tokens, offsets, keys, self._text.name)
         return self
 
     def _setup(self, tokens: Tokens, offsets: np.ndarray, keys: list | None, label: str) -> None:

@@ -217,3 +217,84 @@ def test_valid_states_still_load_and_merge(kind):
     empty = sparsecider.CiderAccumulator(metric, tokenizer="whitespace", **options).state()
     merged = sparsecider.CiderAccumulator.from_state(empty).merge(state).compute()
     assert merged.score == one.score
+
+
+# ---- 1e. numpy masked arrays: refused, never read without their mask ---------------------
+
+_TRAIN = [
+    np.array([[4, 5, 6, 0], [4, 5, 0, 0]]),
+    np.array([[7, 8, 9, 0]]),
+    np.array([[7, 5, 0, 0]]),
+]
+
+
+def _masked_candidates():
+    # the mask hides the 9 of row 1 (as a model's padding mask would): read
+    # without it, row 1 would be "7 8 9" and score 10 against image 1
+    data = np.array([[4, 5, 6, 0], [7, 8, 9, 0]])
+    return np.ma.masked_array(data, mask=[[0, 0, 0, 0], [0, 0, 1, 0]])
+
+
+_MASKED = r"is a numpy masked array with 1 masked entry: its mask would be ignored"
+
+
+def test_reward_scorer_refuses_masked_candidates():
+    scorer = sparsecider.RewardScorer(_TRAIN, df="corpus", eos=0)
+    with pytest.raises(ValueError, match=r"^candidates " + _MASKED + r".*\.filled\("):
+        scorer(_masked_candidates(), [0, 1])
+
+
+def test_cider_d_ids_refuses_masked_candidates_and_references():
+    with pytest.raises(ValueError, match=r"^candidates " + _MASKED):
+        sparsecider.cider_d_ids(_masked_candidates(), _TRAIN[:2], df="corpus", eos=0)
+    refs = [_TRAIN[0], np.ma.masked_array(_TRAIN[1], mask=[[0, 1, 0, 0]])]
+    with pytest.raises(ValueError, match=r"^references\[1\] " + _MASKED):
+        sparsecider.cider_d_ids(_masked_candidates().data, refs, df="corpus", eos=0)
+
+
+def test_a_masked_array_without_masked_entries_is_read_as_its_data():
+    scorer = sparsecider.RewardScorer(_TRAIN, df="corpus", eos=0)
+    plain = np.array([[4, 5, 6, 0], [7, 8, 9, 0]])
+    unmasked = np.ma.masked_array(plain, mask=False)
+    assert (scorer(unmasked, [0, 1]).scores == scorer(plain, [0, 1]).scores).all()
+
+
+# ---- 4. errors a user can act on ----------------------------------------------------------
+
+_TOO_LARGE = r"does not fit in 64 bits: integer image ids must lie in -2\*\*63 \.\. 2\*\*63 - 1"
+
+
+def test_an_accumulator_id_beyond_64_bits_is_a_clear_error():
+    acc = sparsecider.CiderAccumulator(tokenizer="whitespace")
+    with pytest.raises(ValueError, match=r"^ids\[0\] = 1180591620717411303424 " + _TOO_LARGE):
+        acc.update(["a"], [["a"]], ids=[2**70])
+
+
+def test_a_reward_scorer_key_beyond_64_bits_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"^references key 1180591620717411303424 " + _TOO_LARGE):
+        sparsecider.RewardScorer({2**70: _TRAIN[0], 1: _TRAIN[1]}, df="corpus", eos=0)
+
+
+def test_a_batch_of_0_rows_is_the_same_error_everywhere():
+    # before: cider_d_ids returned NaN with numpy RuntimeWarnings
+    scorer = sparsecider.RewardScorer(_TRAIN, df="corpus", eos=0)
+    empty = np.zeros((0, 4), dtype=np.int64)
+    message = r"^candidates is empty: there is nothing to score"
+    with pytest.raises(ValueError, match=message):
+        scorer(empty, np.zeros(0, dtype=np.int64))
+    with pytest.raises(ValueError, match=message):
+        sparsecider.cider_d_ids(empty, _TRAIN, df="corpus", eos=0, image_index=[])
+
+
+@pytest.mark.parametrize("texts", [False, True])
+def test_every_reference_empty_is_the_same_error_everywhere(texts):
+    # before: the scorer returned [0.0, 0.0] where cider_d_ids and cider_d raise
+    message = r"^every reference is empty after tokenization"
+    refs = [np.array([[0, 0]]), np.array([[0, 0]])]
+    with pytest.raises(ValueError, match=message):
+        sparsecider.cider_d_ids(np.array([[4, 0], [5, 0]]), refs, df="corpus", eos=0)
+    with pytest.raises(ValueError, match=message):
+        if texts:
+            sparsecider.RewardScorer.from_texts([[""], [""]], df="corpus")
+        else:
+            sparsecider.RewardScorer(refs, df="corpus", eos=0)
