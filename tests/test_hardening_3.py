@@ -298,3 +298,13 @@ def test_every_reference_empty_is_the_same_error_everywhere(texts):
             sparsecider.RewardScorer.from_texts([[""], [""]], df="corpus")
         else:
             sparsecider.RewardScorer(refs, df="corpus", eos=0)
+
+
+def test_bootstrap_weights_must_be_whole_counts():
+    from sparsecider.significance import bootstrap_ci
+
+    with pytest.raises(ValueError, match=r"^weights\[0\] = 1\.5 is not a whole number: weights "
+                       r"are counts \(the candidates of each image"):  # fmt: skip
+        bootstrap_ci([1.0, 2.0, 3.0, 4.0], weights=[1.5, 1, 1, 1], n_resamples=10)
+    # whole counts, as floats or integers, stay accepted: (3 * 2 + 6) / 4 = 3
+    assert bootstrap_ci([2.0, 6.0], weights=[3.0, 1], n_resamples=10).score == 3.0
