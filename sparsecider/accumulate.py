@@ -183,7 +183,7 @@ class CiderAccumulator:
         """
         corpus = as_corpus(candidates, references)
         frequencies = None if self._cider is None else self._cider.df
-        check_id_strings(corpus.candidates, frequencies)  # a table of ids: id strings only
+        check_id_strings(corpus.candidates, frequencies, corpus.references)  # the table's kind
         if (corpus.ids is None) == (ids is None):
             raise ValueError(
                 "give the image ids once: pass candidates and references as dicts keyed by "

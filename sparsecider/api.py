@@ -52,7 +52,7 @@ def score_corpus(
     Image 0 matches its reference in orders 1-3 (cosine 1) and has no
     4-gram: 10 * 3 / 4.  Image 1 shares only "a", whose idf is 0.
     """
-    check_id_strings(corpus.candidates, options.df)
+    check_id_strings(corpus.candidates, options.df, corpus.references)
     stats = statistics(
         corpus, n=options.n, clip=options.clip, tokenizer=options.tokenizer, df=options.df,
         n_jobs=n_jobs, progress=progress,

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from . import reduce
-from ._advice import check_id_strings
+from ._advice import check_id_strings, sample
 from ._checks import MAX_N, check_bool, check_int, int_array
 from ._image_keys import ImageKeys
 from ._kernels.tokens import Tokens
@@ -33,7 +33,13 @@ from .frequencies import DocumentFrequencies
 from .reference_cache import ReferenceCache
 from .result import CiderResult
 from .tokenizers import TokenizerLike
-from .tokenizers.ids import IdHasher, id_sequences, id_tokenizer_name, reference_id_tokens
+from .tokenizers.ids import (
+    IdHasher,
+    counts_ids,
+    id_sequences,
+    id_tokenizer_name,
+    reference_id_tokens,
+)
 
 __all__ = ["RewardScorer"]
 
@@ -199,7 +205,7 @@ class RewardScorer:
                 ref_lists, n=check_int("n", n, maximum=MAX_N), tokenizer=tokenizer
             )
         self._options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer)
-        check_id_strings(flat, self._options.df)  # a table of ids: id strings only
+        check_id_strings((), self._options.df, flat)  # the table's kind (references decide)
         self._text = self._options.tokenizer
         offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
         np.cumsum([len(r) for r in ref_lists], out=offsets[1:])
@@ -236,7 +242,10 @@ class RewardScorer:
         return self._hasher(flat, lengths)
 
     def _texts(self, candidates: object, name: str) -> Tokens:
-        return self._text.split(caption_list(candidates, name))
+        captions = caption_list(candidates, name)
+        if counts_ids(self.df.tokenizer):  # a few per batch: words against a table of ids
+            check_id_strings(sample(captions, 16), self.df)
+        return self._text.split(captions)
 
     def _statistics(self, tokens: Tokens, positions: np.ndarray):
         if tokens.lengths.shape[0] != positions.shape[0]:

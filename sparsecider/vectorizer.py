@@ -11,6 +11,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import reduce
+from ._advice import check_id_strings
 from ._checks import check_real
 from ._kernels.hashing import ngram_keys
 from ._kernels.weights import idf
@@ -181,6 +182,8 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         options = self._check_params()
         df = None if self.df is None else check_df(self.df, options.n)
         if df is not None:
+            if X is not None:  # the table's kind against X, as every entry point checks it
+                check_id_strings((), df, [c for doc in documents(X) for c in doc])
             self.df_ = df
         else:
             self.df_ = DocumentFrequencies.from_references(
@@ -229,6 +232,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         check_is_fitted(self, "df_")
         options = self._check_params()
         captions = caption_list(X, "X")
+        check_id_strings(captions, self.df_)
         tokens = tokenize(captions, options.tokenizer)
         blocks = []
         for k, (keys, indptr) in enumerate(ngram_keys(tokens.hashes, tokens.lengths, options.n)):
@@ -387,6 +391,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         options = self._check_params()
         a, b = caption_list(captions_a, "captions_a"), caption_list(captions_b, "captions_b")
         scale = check_real("scale", scale)
+        check_id_strings(a, options.df, b)
         if not a or not b:
             return np.zeros((len(a), len(b)))
         # one image whose candidates are a and whose references are b: the

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import sparsecider
+from sparsecider import RewardScorer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,6 +41,7 @@ _LONG_BATCH = """
 import tracemalloc
 import numpy as np
 import sparsecider
+from sparsecider import RewardScorer
 rng = np.random.default_rng(0)
 words = ["w%d" % i for i in range(50)]
 refs = [[" ".join(rng.choice(words, 10)) for _ in range(5)] for _ in range(300)]
@@ -308,3 +310,134 @@ def test_bootstrap_weights_must_be_whole_counts():
         bootstrap_ci([1.0, 2.0, 3.0, 4.0], weights=[1.5, 1, 1, 1], n_resamples=10)
     # whole counts, as floats or integers, stay accepted: (3 * 2 + 6) / 4 = 3
     assert bootstrap_ci([2.0, 6.0], weights=[3.0, 1], n_resamples=10).score == 3.0
+
+
+# ---- 1a. the table-kind rule, the same at every entry point ------------------------------
+
+#: token ids written as text (self-critical training code's strings)
+_ID_CANDS = ["4 5 6", "17 4 5"]
+_ID_REFS = [["4 5 6", "4 5"], ["17 4 5 9"]]
+_WORDS_TABLE = (
+    r"^df=coco-val2014\(n_images=40504\) counts words \(tokenizer 'ptb'\), but every caption "
+    r"looked at \(\d+, candidates and references\) is token ids written as text \(e\.g\. "
+    r"'4 5 6'\): ids are not the table's words"
+)
+
+
+def _ids_table():
+    arrays = [np.array([[4, 5, 6, 0], [4, 5, 0, 0]]), np.array([[17, 4, 5, 9, 0]])]
+    return sparsecider.DocumentFrequencies.from_id_references(arrays, eos=0)
+
+
+def _cli_score(tmp_path, cands, refs, *options):
+    from sparsecider.cli import main
+
+    c, r = tmp_path / "c.jsonl", tmp_path / "r.jsonl"
+    c.write_text("".join(f'{{"image_id": {i}, "caption": "{x}"}}\n' for i, x in enumerate(cands)))
+    r.write_text(
+        "".join(f'{{"id": {i}, "references": {refs[i]!r}}}\n'.replace("'", '"')
+                for i in range(len(refs)))
+    )  # fmt: skip
+    return main(["score", "-r", str(r), "-c", str(c), *options])
+
+
+def _compat(cands, refs, df):
+    from sparsecider.compat import CiderD
+
+    gts = dict(enumerate(refs))
+    res = [{"image_id": i, "caption": [c]} for i, c in enumerate(cands)]
+    return CiderD(df=df).compute_score(gts, res)
+
+
+_WORDS_ENTRY_POINTS = {
+    "compat.CiderD": lambda c, r: _compat(c, r, "coco-val2014"),
+    "cider_d": lambda c, r: sparsecider.cider_d(
+        c, r, df="coco-val2014", tokenizer="whitespace"
+    ),
+    "cider": lambda c, r: sparsecider.cider(c, r, df="coco-val2014", tokenizer="whitespace"),
+    "RewardScorer.from_texts": lambda c, r: RewardScorer.from_texts(r, df="coco-val2014"),
+    "CiderAccumulator.update": lambda c, r: sparsecider.CiderAccumulator(
+        df="coco-val2014", tokenizer="whitespace"
+    ).update(c, r, ids=[0, 1]),
+    "stream.cider_d": lambda c, r: sparsecider.stream.cider_d(
+        [{"id": i, "candidate": x, "references": r[i]} for i, x in enumerate(c)],
+        df="coco-val2014", tokenizer="whitespace",
+    ),
+    "CiderVectorizer.fit": lambda c, r: sparsecider.CiderVectorizer(
+        df="coco-val2014", tokenizer="whitespace"
+    ).fit(r),
+    "CiderVectorizer.transform": lambda c, r: sparsecider.CiderVectorizer(
+        df="coco-val2014", tokenizer="whitespace"
+    ).fit(None).transform(c),
+    "CiderVectorizer.similarity": lambda c, r: sparsecider.CiderVectorizer(
+        df="coco-val2014", tokenizer="whitespace"
+    ).fit(None).similarity(c, c),
+    "CiderVectorizer.score": lambda c, r: sparsecider.CiderVectorizer(
+        df="coco-val2014", tokenizer="whitespace"
+    ).fit(None).score(c, r),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", sorted(_WORDS_ENTRY_POINTS))
+def test_a_table_of_words_refuses_token_ids_written_as_text(entry):
+    # compat.CiderD gave 4.35 here: ids read as words of coco-val2014
+    with pytest.raises(ValueError, match=_WORDS_TABLE):
+        _WORDS_ENTRY_POINTS[entry](_ID_CANDS, _ID_REFS)
+
+
+def test_the_cli_refuses_token_ids_with_a_table_of_words(tmp_path, capsys):
+    code = _cli_score(tmp_path, _ID_CANDS, _ID_REFS, "--df", "coco-val2014",
+                      "--tokenizer", "whitespace")  # fmt: skip
+    assert code != 0
+    assert "counts words (tokenizer 'ptb'), but every caption looked at" in capsys.readouterr().err
+
+
+def test_ids_with_a_table_of_words_and_words_stay_accepted():
+    # captions that are words (even with a number among them) keep their score
+    words = sparsecider.cider_d(["a dog runs", "2 red buses"], [["a dog runs"], ["two buses"]],
+                                df="coco-val2014", tokenizer="whitespace")  # fmt: skip
+    assert words.scores.shape == (2,)
+    # and ids against a table of ids are what that table is for
+    ids = sparsecider.cider_d(_ID_CANDS, _ID_REFS, df=_ids_table(), tokenizer="whitespace")
+    assert ids.scores.shape == (2,)
+
+
+_IDS_TABLE = r"^df=precomputed\(.*\) counts token ids \(ids\(eos=0\)\), but the {} hold words"
+
+_IDS_ENTRY_POINTS = {
+    "cider_d": lambda df, c, r: sparsecider.cider_d(c, r, df=df, tokenizer="whitespace"),
+    "CiderAccumulator.update": lambda df, c, r: sparsecider.CiderAccumulator(
+        df=df, tokenizer="whitespace"
+    ).update(c, r, ids=[0, 1]),
+    "RewardScorer.from_texts": lambda df, c, r: RewardScorer.from_texts(r, df=df)(c, [0, 1]),
+    "CiderVectorizer.fit": lambda df, c, r: sparsecider.CiderVectorizer(
+        df=df, tokenizer="whitespace"
+    ).fit(r),
+    "CiderVectorizer.similarity": lambda df, c, r: sparsecider.CiderVectorizer(
+        df=df, tokenizer="whitespace"
+    ).fit(None).similarity(c, [x for refs in r for x in refs]),
+    "stream.cider_d": lambda df, c, r: sparsecider.stream.cider_d(
+        [{"id": i, "candidate": x, "references": r[i]} for i, x in enumerate(c)],
+        df=df, tokenizer="whitespace",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", sorted(_IDS_ENTRY_POINTS))
+def test_a_table_of_ids_refuses_references_of_words(entry):
+    # before: only candidates were checked, references of words passed
+    refs = [["a dog runs", "4 5"], ["17 4 5 9"]]
+    with pytest.raises(ValueError, match=_IDS_TABLE.format("references")):
+        _IDS_ENTRY_POINTS[entry](_ids_table(), _ID_CANDS, refs)
+
+
+@pytest.mark.parametrize("entry", ["CiderVectorizer.transform", "RewardScorer.from_texts"])
+def test_a_table_of_ids_refuses_candidates_of_words(entry):
+    # before: transform() and the scorer's batches gave numbers for words
+    words = ["a dog runs", "a red bus"]
+    with pytest.raises(ValueError, match=_IDS_TABLE.format("captions")):
+        if entry == "RewardScorer.from_texts":
+            RewardScorer.from_texts(_ID_REFS, df=_ids_table())(words, [0, 1])
+        else:
+            vec = sparsecider.CiderVectorizer(df=_ids_table(), tokenizer="whitespace")
+            vec.fit(None).transform(words)
