@@ -320,8 +320,43 @@ def as_corpus(candidates: object, references: object) -> Corpus:
             cand_lists = [candidate_list(c, f"candidates[{i}]") for i, c in enumerate(cand_seq)]
     if not ref_lists:
         raise ValueError("there are no images to score: candidates and references are empty")
-
+    check_token_lists(cand_lists, ref_lists, ids)
     return flatten(cand_lists, ref_lists, ids)
+
+
+#: Images looked at by :func:`check_token_lists` (evenly spaced).
+TOKEN_LIST_SAMPLE = 64
+
+
+def check_token_lists(cand_lists: list, ref_lists: list, ids: tuple | None) -> None:
+    """Refuse candidates that are almost certainly one caption's tokens given as a list.
+
+    A list is an image's candidates.  When every image's list looked at holds
+    single words only, one at least holds several, and most references looked
+    at are sentences, the lists are tokenized captions: each token would be
+    scored as a candidate (a plausible, wrong, number).  Several whole
+    captions per image, or words against words, pass.
+    """
+    step = max(len(cand_lists) // TOKEN_LIST_SAMPLE, 1)
+    looked_at = range(0, len(cand_lists), step)
+    if all(isinstance(cand_lists[i], str) for i in looked_at):
+        return  # one caption per image (the lists of candidate_list are lists)
+    several = [i for i in looked_at if len(cand_lists[i]) > 1]
+    if not several or any(len(c.split()) > 1 for i in looked_at for c in cand_lists[i]):
+        return
+    refs = [r for i in looked_at for r in ref_lists[i]]
+    if 2 * sum(len(r.split()) > 1 for r in refs) <= len(refs):
+        return
+    i = several[0]
+    tokens = cand_lists[i]
+    shown = ", ".join(map(repr, tokens[:5])) + (", ..." if len(tokens) > 5 else "")
+    raise ValueError(
+        f"candidates[{i if ids is None else repr(ids[i])}] is a list of {len(tokens)} single "
+        f"words ({shown}), as is every image's list looked at, while the references are "
+        "sentences: a list holds an image's candidates, so each word would be scored as a "
+        "caption; give each caption as one string (' '.join(tokens)); several candidates "
+        "per image are whole captions"
+    )
 
 
 def _candidate_set(value: object, where: str) -> list[str]:

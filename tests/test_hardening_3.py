@@ -7,6 +7,7 @@ plausible wrong number or an unactionable failure.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -441,3 +442,45 @@ def test_a_table_of_ids_refuses_candidates_of_words(entry):
         else:
             vec = sparsecider.CiderVectorizer(df=_ids_table(), tokenizer="whitespace")
             vec.fit(None).transform(words)
+
+
+# ---- 1b. tokenized captions given as lists ----------------------------------------------
+
+_TOKEN_LISTS = (
+    r"is a list of \d+ single words \((.*)\), as is every image's list looked at, while the "
+    r"references are sentences: "
+)
+_SENTENCE_REFS = [["a dog runs on the grass", "the dog runs"], ["a red bus on the road"]]
+
+
+def test_token_lists_given_as_captions_are_refused():
+    # before: 6 scores for 2 images, each token read as a candidate
+    with pytest.raises(ValueError, match=r"^candidates\[0\] " + _TOKEN_LISTS + r".*' '\.join"):
+        sparsecider.cider_d([["a", "dog", "runs"], ["a", "red", "bus"]], _SENTENCE_REFS)
+    with pytest.raises(ValueError, match=r"^candidates\['x'\] " + _TOKEN_LISTS):
+        sparsecider.bleu({"x": ["a", "dog"], "y": ["a", "bus"]},
+                         {"x": _SENTENCE_REFS[0], "y": _SENTENCE_REFS[1]})  # fmt: skip
+
+
+def test_several_whole_candidates_per_image_stay_easy():
+    # several captions per image (sentences), or single-word captions
+    # against single-word references, are what they look like
+    several = sparsecider.cider_d([["a dog runs", "the dog"], ["a bus", "a red bus"]],
+                                  _SENTENCE_REFS, tokenizer="whitespace")  # fmt: skip
+    assert several.scores.shape == (4,)
+    words = sparsecider.cider_d([["dog", "cat"], ["bus"]], [["dog"], ["bus"]],
+                                tokenizer="whitespace")  # fmt: skip
+    assert words.scores.shape == (3,)
+
+
+def test_the_cli_refuses_a_results_file_of_token_lists(tmp_path, capsys):
+    from sparsecider.cli import main
+
+    c, r = tmp_path / "c.json", tmp_path / "r.jsonl"
+    c.write_text(json.dumps([{"image_id": 0, "caption": ["a", "dog", "runs"]},
+                             {"image_id": 1, "caption": ["a", "red", "bus"]}]))  # fmt: skip
+    r.write_text("".join(json.dumps({"id": i, "references": refs}) + "\n"
+                         for i, refs in enumerate(_SENTENCE_REFS)))  # fmt: skip
+    assert main(["score", "-r", str(r), "-c", str(c), "--format", "text"]) != 0
+    err = capsys.readouterr().err
+    assert "single words" in err and "' '.join" in err
