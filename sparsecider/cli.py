@@ -191,8 +191,14 @@ def _text_line(entry: dict, prefix: str = "") -> str:
 
 def _notes(entry: dict) -> list[str]:
     """What a one-line report must not hide: empty candidates, the unit of the
-    mean, images without a score."""
+    mean, images without a score, reference images without a candidate."""
     notes = []
+    if entry.get("unscored_reference_images"):  # a truncated results file changes the score
+        k = entry["unscored_reference_images"]
+        notes.append(
+            f"{k} reference image{' has' if k == 1 else 's have'} no candidate: the mean is over "
+            f"the {entry['n_images']} images of the results"
+        )
     if entry.get("images_without_score"):
         k, n = entry["images_without_score"], entry["n_images"]
         if k == n:
@@ -257,12 +263,13 @@ def _cmd_score(args) -> int:
             )
     elif args.format == "tsv":
         columns = ["candidates", "metric", "score", "ci_low", "ci_high", "n_images",
-                   "empty_candidates", "signature"]  # fmt: skip
+                   "unscored_reference_images", "empty_candidates", "signature"]  # fmt: skip
         rows = []
         for e in entries:
             ci = e.get("ci", {"low": "", "high": ""})
             rows.append([e["candidates"], e["metric"], e["score"], ci["low"], ci["high"],
-                         e["n_images"], e.get("empty_candidates", ""), e["signature"]])  # fmt: skip
+                         e["n_images"], e["unscored_reference_images"],
+                         e.get("empty_candidates", ""), e["signature"]])  # fmt: skip
         _print_tsv(columns, rows, out)
     else:
         _print_json(entries, references, read_refs_s, out, paired=paired)
@@ -425,12 +432,13 @@ def _cmd_table(args) -> int:
                 print(f"{prefix}note: {note}", file=out)
     elif args.format == "tsv":
         rows = [
-            [e["candidates"], name, value, e["n_images"], e["empty_candidates"],
-             _signature_of(e, name)]
+            [e["candidates"], name, value, e["n_images"], e["unscored_reference_images"],
+             e["empty_candidates"], _signature_of(e, name)]
             for e in entries
             for name, value in e["scores"].items()
         ]  # fmt: skip
-        columns = ["candidates", "metric", "score", "n_images", "empty_candidates", "signature"]
+        columns = ["candidates", "metric", "score", "n_images", "unscored_reference_images",
+                   "empty_candidates", "signature"]  # fmt: skip
         _print_tsv(columns, rows, out)
     else:
         _print_json(entries, references, read_refs_s, out)

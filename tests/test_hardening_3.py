@@ -484,3 +484,45 @@ def test_the_cli_refuses_a_results_file_of_token_lists(tmp_path, capsys):
     assert main(["score", "-r", str(r), "-c", str(c), "--format", "text"]) != 0
     err = capsys.readouterr().err
     assert "single words" in err and "' '.join" in err
+
+
+# ---- 1c. results for part of the reference images: visible in every output format ---------
+
+
+def _coco_partial(tmp_path):
+    """COCO annotations of 3 images, results for 2 of them."""
+    refs = {1: ["a dog runs on grass"], 2: ["a red bus on a road"], 3: ["a cat sleeps"]}
+    annotations = {
+        "images": [{"id": i} for i in refs],
+        "annotations": [{"image_id": i, "id": 10 * i + j, "caption": c}
+                        for i, caps in refs.items() for j, c in enumerate(caps)],
+    }  # fmt: skip
+    results = [{"image_id": 1, "caption": "a dog runs"}, {"image_id": 2, "caption": "a bus"}]
+    r, c = tmp_path / "refs.json", tmp_path / "res.json"
+    r.write_text(json.dumps(annotations))
+    c.write_text(json.dumps(results))
+    return str(r), str(c)
+
+
+_UNSCORED = "1 reference image has no candidate: the mean is over the 2 images of the results"
+
+
+@pytest.mark.parametrize("fmt", ["text", "table"])
+def test_partial_results_are_noted_in_text_outputs(tmp_path, capsys, fmt):
+    # before: "CIDEr-D = 0.6284 | ..." for 500 of the demo's 1,000 images, exit 0
+    from sparsecider.cli import main
+
+    refs, cands = _coco_partial(tmp_path)
+    assert main(["score", "-r", refs, "-c", cands, "--format", fmt]) == 0
+    assert _UNSCORED in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("metrics", ["cider-d", "cider-d,bleu"])
+def test_partial_results_have_a_column_in_tsv(tmp_path, capsys, metrics):
+    from sparsecider.cli import main
+
+    refs, cands = _coco_partial(tmp_path)
+    assert main(["score", "-r", refs, "-c", cands, "--format", "tsv", "--metric", metrics]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    column = header.split("\t").index("unscored_reference_images")
+    assert [row.split("\t")[column] for row in rows] == ["1"] * len(rows)
