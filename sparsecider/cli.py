@@ -678,7 +678,7 @@ def _cmd_demo(args) -> int:
         return _demo(args.format)
     try:
         paths = write_examples(args.write)
-    except FileExistsError as err:
+    except (FileExistsError, NotADirectoryError, ValueError) as err:
         raise UsageError(str(err)) from None
     for path in paths:
         print(f"{path}: {EXAMPLE_FILES[path.name]}")

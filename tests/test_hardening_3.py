@@ -526,3 +526,27 @@ def test_partial_results_have_a_column_in_tsv(tmp_path, capsys, metrics):
     header, *rows = capsys.readouterr().out.splitlines()
     column = header.split("\t").index("unscored_reference_images")
     assert [row.split("\t")[column] for row in rows] == ["1"] * len(rows)
+
+
+# ---- 4. the command line's errors -------------------------------------------------------
+
+
+def test_demo_write_to_a_file_says_it_is_not_a_folder(tmp_path, capsys):
+    from sparsecider.cli import main
+
+    path = tmp_path / "notes.txt"
+    path.write_text("mine")
+    assert main(["demo", "--write", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "notes.txt is a file, not a folder: give a folder to write the example files" in err
+    assert path.read_text() == "mine"
+
+
+def test_demo_write_to_an_empty_path_writes_nothing(tmp_path, capsys, monkeypatch):
+    # before: "" (an unset $DIR) wrote the files into the working folder
+    from sparsecider.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--write", ""]) == 1
+    assert 'is empty (an unset variable, such as "$DIR"?)' in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
