@@ -550,3 +550,14 @@ def test_demo_write_to_an_empty_path_writes_nothing(tmp_path, capsys, monkeypatc
     assert main(["demo", "--write", ""]) == 1
     assert 'is empty (an unset variable, such as "$DIR"?)' in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["score", "-r", "R", "-c", "C"], ["df", "fit", "R", "-o", "O"]])
+def test_n_beyond_64_is_refused_at_parse_time(command, capsys):
+    # before: exit 1 after reading the inputs; the CHANGELOG says exit 2 at parse time
+    from sparsecider.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--n", "65"])
+    assert exit_.value.code == 2
+    assert "argument --n: must be at most 64, got 65" in capsys.readouterr().err
