@@ -342,7 +342,7 @@ def check_token_lists(cand_lists: list, ref_lists: list, ids: tuple | None) -> N
     if all(isinstance(cand_lists[i], str) for i in looked_at):
         return  # one caption per image (the lists of candidate_list are lists)
     several = [i for i in looked_at if len(cand_lists[i]) > 1]
-    if not several or any(len(c.split()) > 1 for i in looked_at for c in cand_lists[i]):
+    if not several or any(len(c.split()) != 1 for i in looked_at for c in cand_lists[i]):
         return
     refs = [r for i in looked_at for r in ref_lists[i]]
     if 2 * sum(len(r.split()) > 1 for r in refs) <= len(refs):

@@ -27,7 +27,7 @@ from ._checks import MAX_N, check_bool, check_int, int_array
 from ._image_keys import ImageKeys
 from ._kernels.tokens import Tokens
 from ._stages import no_reference_words
-from ._validate import check_options
+from ._validate import check_options, warn_tokenizer_mismatch
 from .corpus import caption_list, check_id, check_references, reference_id_rows
 from .frequencies import DocumentFrequencies
 from .reference_cache import ReferenceCache
@@ -216,6 +216,8 @@ class RewardScorer:
         if corpus and tokens.hashes.shape[0] == 0:
             raise no_reference_words()  # as cider_d: every reward would be 0
         self._setup(tokens, offsets, keys, self._text.name)
+        # once built: no warning just before an error
+        warn_tokenizer_mismatch(self.df, self._text.name, stacklevel=3)
         return self
 
     def _setup(self, tokens: Tokens, offsets: np.ndarray, keys: list | None, label: str) -> None:

@@ -15,7 +15,7 @@ from ._advice import check_id_strings
 from ._checks import check_real
 from ._kernels.hashing import ngram_keys
 from ._kernels.weights import idf
-from ._validate import Options, check_df, check_options
+from ._validate import Options, check_df, check_options, warn_tokenizer_mismatch
 from .api import score_corpus
 from .corpus import Corpus, as_corpus, caption_list, documents
 from .engine import statistics
@@ -185,6 +185,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             if X is not None:  # the table's kind against X, as every entry point checks it
                 check_id_strings((), df, [c for doc in documents(X) for c in doc])
             self.df_ = df
+            warn_tokenizer_mismatch(df, options.tokenizer.name, stacklevel=3)
         else:
             self.df_ = DocumentFrequencies.from_references(
                 documents(X), n=options.n, tokenizer=options.tokenizer
@@ -244,6 +245,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             block.sum_duplicates()  # repeated n-grams (and hash collisions) add up
             blocks.append(block)
         out = sp.hstack(blocks, format="csr").astype(self.dtype)
+        warn_tokenizer_mismatch(self.df_, options.tokenizer.name, stacklevel=3)
         return _sparse_interface(out)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
@@ -407,6 +409,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             corpus, n=options.n, clip=options.clip, tokenizer=options.tokenizer, df=options.df
         )
         values = reduce.pair_values(stats, options.sigma).sum(axis=0)
+        warn_tokenizer_mismatch(options.df, options.tokenizer.name, stacklevel=3)
         return (values * (scale / options.n)).reshape(len(a), len(b))
 
 

@@ -552,7 +552,9 @@ def test_demo_write_to_an_empty_path_writes_nothing(tmp_path, capsys, monkeypatc
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("command", [["score", "-r", "R", "-c", "C"], ["df", "fit", "R", "-o", "O"]])
+@pytest.mark.parametrize(
+    "command", [["score", "-r", "R", "-c", "C"], ["df", "fit", "R", "-o", "O"]]
+)
 def test_n_beyond_64_is_refused_at_parse_time(command, capsys):
     # before: exit 1 after reading the inputs; the CHANGELOG says exit 2 at parse time
     from sparsecider.cli import main
@@ -561,3 +563,33 @@ def test_n_beyond_64_is_refused_at_parse_time(command, capsys):
         main([*command, "--n", "65"])
     assert exit_.value.code == 2
     assert "argument --n: must be at most 64, got 65" in capsys.readouterr().err
+
+
+def test_no_tokenizer_warning_just_before_an_error():
+    # before: "TokenizerWarning: the document frequencies ... were fitted on
+    # tokens of tokenizer 'ptb', but ... 'char'", then the ValueError of the same call
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError, match=r"^references\[0\] is empty"):
+            sparsecider.cider_d(["一只狗"], [[]], df="coco-val2014", tokenizer="char")
+    assert [str(w.message) for w in caught] == []
+
+
+def test_the_tokenizer_warning_still_comes_with_the_scores():
+    with pytest.warns(sparsecider.TokenizerWarning, match=r"fitted on tokens of tokenizer 'ptb'"):
+        sparsecider.cider_d(["一只狗"], [["一只猫"]], df="coco-val2014", tokenizer="char")
+    with pytest.warns(sparsecider.TokenizerWarning, match=r"fitted on tokens of tokenizer 'ptb'"):
+        RewardScorer.from_texts([["一只猫"]], df="coco-val2014", tokenizer="char")
+    with pytest.warns(sparsecider.TokenizerWarning, match=r"fitted on tokens of tokenizer 'ptb'"):
+        sparsecider.CiderVectorizer(df="coco-val2014", tokenizer="char").fit(None).transform(["一"])
+
+
+def test_a_table_of_words_fitted_on_id_strings_serves_id_strings():
+    # from_references on space-joined ids: its words are the ids (the same
+    # counts as the table of ids), so id strings are its own kind of words
+    df = sparsecider.DocumentFrequencies.from_references(_ID_REFS, tokenizer="whitespace")
+    got = sparsecider.cider_d(_ID_CANDS, _ID_REFS, df=df, tokenizer="whitespace")
+    want = sparsecider.cider_d(_ID_CANDS, _ID_REFS, df=_ids_table(), tokenizer="whitespace")
+    assert got.scores.tolist() == want.scores.tolist()
