@@ -22,6 +22,7 @@ __all__ = [
     "check_int64_ids",
     "check_real",
     "describe_keys",
+    "id_kind_mismatch",
     "int_array",
     "type_name",
 ]
@@ -126,6 +127,35 @@ def _read_array(value: object) -> np.ndarray:
         if not hasattr(value, "__array__"):
             raise
         return np.asarray(value)
+
+
+def id_kind_mismatch(a: Sequence, b: Sequence, a_name: str, b_name: str) -> str:
+    """The sentence saying that one side's ids are strings and the other's
+    integers (a JSON file's ``"391895"`` against ``391895``), or ``""``.
+
+    Examples
+    --------
+    >>> id_kind_mismatch(["1", "2"], [1, 2], "candidates", "references")
+    "the image ids of candidates are strings (e.g. '1') while those of references are ..."
+    >>> id_kind_mismatch([1], [2], "candidates", "references")
+    ''
+    """
+
+    def kind(ids: Sequence) -> str | None:
+        if ids and all(isinstance(i, str) for i in ids):
+            return "strings"
+        if ids and all(isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in ids):
+            return "integers"
+        return None
+
+    ka, kb = kind(list(a)), kind(list(b))
+    if ka is None or kb is None or ka == kb:
+        return ""
+    return (
+        f"the image ids of {a_name} are {ka} (e.g. {next(iter(a))!r}) while those of {b_name} "
+        f"are {kb} (e.g. {next(iter(b))!r}): no id can match; give both the same kind "
+        "(int(id) for ids read as text, or str(id))"
+    )
 
 
 def check_int64_ids(ids: list, where: str) -> None:

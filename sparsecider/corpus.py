@@ -20,7 +20,7 @@ from itertools import chain
 
 import numpy as np
 
-from ._checks import describe_keys, int_array, type_name
+from ._checks import describe_keys, id_kind_mismatch, int_array, type_name
 
 __all__ = [
     "Corpus",
@@ -255,8 +255,11 @@ def _reorder_references(ref_lists: list, ref_ids: Sequence, cand_keys: list) -> 
             parts.append(f"{len(only_c)} id(s) only in candidates: {describe_keys(only_c)}")
         if only_r:
             parts.append(f"{len(only_r)} id(s) only in references: {describe_keys(only_r)}")
+        kinds = id_kind_mismatch(cand_keys, ref_ids, "candidates", "references")
         raise ValueError(
-            "candidates and references must have the same image ids; " + "; ".join(parts)
+            (kinds + "; " if kinds else "")
+            + "candidates and references must have the same image ids; "
+            + "; ".join(parts)
         )
     # output follows the candidates' order; references are looked up by id
     position = {k: i for i, k in enumerate(ref_ids)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -593,3 +594,34 @@ def test_a_table_of_words_fitted_on_id_strings_serves_id_strings():
     got = sparsecider.cider_d(_ID_CANDS, _ID_REFS, df=df, tokenizer="whitespace")
     want = sparsecider.cider_d(_ID_CANDS, _ID_REFS, df=_ids_table(), tokenizer="whitespace")
     assert got.scores.tolist() == want.scores.tolist()
+
+
+_KINDS_DIFFER = (
+    r"the image ids of {} are strings \(e\.g\. '1'\) while those of {} are integers "
+    r"\(e\.g\. 1\): no id can match; give both the same kind \(int\(id\)"
+)
+
+
+def test_string_ids_against_integer_ids_are_named_as_such(tmp_path, capsys):
+    # before: only "id(s) only in candidates: ['1', '2']; ... only in references: [1, 2]"
+    refs = {1: ["a dog runs"], 2: ["a red bus"]}
+    with pytest.raises(ValueError, match="^" + _KINDS_DIFFER.format("candidates", "references")):
+        sparsecider.cider_d({"1": "a dog", "2": "a bus"}, refs)
+    with pytest.raises(ValueError, match="^" + _KINDS_DIFFER.format("candidates", "references")):
+        sparsecider.CiderAccumulator().update({"1": "a dog", "2": "a bus"}, refs)
+    with pytest.raises(ValueError, match="^" + _KINDS_DIFFER.format("res", "gts")):
+        from sparsecider.compat import Cider
+
+        Cider().compute_score(refs, {"1": ["a dog"], "2": ["a bus"]})
+    scorer = RewardScorer.from_texts(refs, df="corpus")
+    with pytest.raises(ValueError, match=r"images\[0\] = '1' is not an image of this scorer.*; "
+                       + _KINDS_DIFFER.format("images", "the scorer's references")):  # fmt: skip
+        scorer(["a dog"], ["1"])
+    # the command line: a results file with "image_id": "1" against annotations of 1
+    from sparsecider.cli import main
+
+    c, r = tmp_path / "c.jsonl", tmp_path / "r.jsonl"
+    c.write_text('{"image_id": "1", "caption": "a dog"}\n{"image_id": "2", "caption": "a bus"}\n')
+    r.write_text('{"id": 1, "references": ["a dog runs"]}\n{"id": 2, "references": ["a bus"]}\n')
+    assert main(["score", "-r", str(r), "-c", str(c)]) == 1
+    assert re.search(_KINDS_DIFFER.format(".*c.jsonl", ".*r.jsonl"), capsys.readouterr().err)
