@@ -17,6 +17,7 @@ import numpy as np
 
 __all__ = [
     "MAX_N",
+    "CaptionError",
     "check_bool",
     "check_int",
     "check_int64_ids",
@@ -127,6 +128,19 @@ def _read_array(value: object) -> np.ndarray:
         if not hasattr(value, "__array__"):
             raise
         return np.asarray(value)
+
+
+class CaptionError(ValueError):
+    """A caption a tokenizer cannot read, at ``index`` of the list it was given.
+
+    The message names it ``captions[index]`` until an entry point that knows
+    where the list came from names it as the user gave it
+    (``candidates[391895]``, ``references[391895][2]``: ``where``).
+    """
+
+    def __init__(self, index: int, problem: str, where: str | None = None) -> None:
+        self.index, self.problem = index, problem
+        super().__init__(f"{where or f'captions[{index}]'} {problem}")
 
 
 def id_kind_mismatch(a: Sequence, b: Sequence, a_name: str, b_name: str) -> str:

@@ -35,8 +35,12 @@ def _shard(corpus: Corpus, start: int, stop: int, tokenizer: Tokenizer, measure:
     r0, r1 = int(offsets[start]), int(offsets[stop])
     c0, c1 = np.searchsorted(corpus.candidate_image, [start, stop]).tolist()
     refs, cands = corpus.references, corpus.candidates
-    ref_tokens = tokenize_slice(refs[r0:r1], tokenizer, (refs[i] for i in range(r1, len(refs))))
-    cand_tokens = tokenize_slice(cands[c0:c1], tokenizer, (cands[i] for i in range(c1, len(cands))))
+    with corpus.naming("references", r0):
+        ref_tokens = tokenize_slice(refs[r0:r1], tokenizer, (refs[i] for i in range(r1, len(refs))))
+    with corpus.naming("candidates", c0):
+        cand_tokens = tokenize_slice(
+            cands[c0:c1], tokenizer, (cands[i] for i in range(c1, len(cands)))
+        )
     return measure(
         ref_tokens, cand_tokens, corpus.candidate_image[c0:c1] - start,
         offsets[start : stop + 1] - r0,

@@ -197,14 +197,20 @@ class CiderAccumulator:
         }
         split = self._tokenizer.split
         if self.kind == "tokens":
-            refs, cands = split(corpus.references), split(corpus.candidates)
+            with corpus.naming("references"):
+                refs = split(corpus.references)
+            with corpus.naming("candidates"):
+                cands = split(corpus.candidates)
             part.update(
                 reference_hashes=refs.hashes, reference_lengths=refs.lengths,
                 references_per_image=np.diff(corpus.reference_offsets),
                 candidate_hashes=cands.hashes, candidate_lengths=cands.lengths,
             )  # fmt: skip
         elif self.kind == "values":  # final values: as cider_d's one-thread path
-            refs, cands = split(corpus.references), split(corpus.candidates)
+            with corpus.naming("references"):
+                refs = split(corpus.references)
+            with corpus.naming("candidates"):
+                cands = split(corpus.candidates)
             o = self._cider
             stats = token_statistics(
                 refs, cands, corpus.candidate_image, corpus.reference_offsets,

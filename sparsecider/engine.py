@@ -244,7 +244,8 @@ def statistics(
         return dataclasses.replace(
             stats, empty_candidates=sum(shard.empty_candidates for shard in shards)
         )
-    ref_tokens = tokenizer.split(corpus.references)
+    with corpus.naming("references"):
+        ref_tokens = tokenizer.split(corpus.references)
     if df is None and ref_tokens.hashes.shape[0] == 0:
         raise no_reference_words()
     # candidates that are the references themselves (Self-CIDEr, consensus
@@ -253,7 +254,8 @@ def statistics(
     if corpus.candidates is corpus.references:
         cand_tokens = ref_tokens
     else:
-        cand_tokens = tokenizer.split(corpus.candidates)
+        with corpus.naming("candidates"):
+            cand_tokens = tokenizer.split(corpus.candidates)
     if progress is not None:
         progress.step()
     return token_statistics(

@@ -23,12 +23,12 @@ import numpy as np
 
 from . import reduce
 from ._advice import check_id_strings, sample
-from ._checks import MAX_N, check_bool, check_int, int_array
+from ._checks import MAX_N, CaptionError, check_bool, check_int, int_array
 from ._image_keys import ImageKeys
 from ._kernels.tokens import Tokens
 from ._stages import no_reference_words
 from ._validate import check_options, warn_tokenizer_mismatch
-from .corpus import caption_list, check_id, check_references, reference_id_rows
+from .corpus import Corpus, caption_list, check_id, check_references, reference_id_rows
 from .frequencies import DocumentFrequencies
 from .reference_cache import ReferenceCache
 from .result import CiderResult
@@ -199,20 +199,26 @@ class RewardScorer:
         self = cls.__new__(cls)
         ref_lists, keys = check_references(references)
         flat = [r for refs in ref_lists for r in refs]
+        offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
+        np.cumsum([len(r) for r in ref_lists], out=offsets[1:])
+        # a caption the tokenizer cannot read is named references[key][j]
+        named = Corpus(
+            [], np.zeros(0, np.int64), flat, offsets, None if keys is None else tuple(keys)
+        )
         corpus = isinstance(df, str) and df == "corpus"
         if corpus:
-            df = DocumentFrequencies.from_references(
-                ref_lists, n=check_int("n", n, maximum=MAX_N), tokenizer=tokenizer
-            )
+            with named.naming("references"):
+                df = DocumentFrequencies.from_references(
+                    ref_lists, n=check_int("n", n, maximum=MAX_N), tokenizer=tokenizer
+                )
         self._options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer)
         check_id_strings((), self._options.df, flat)  # the table's kind (references decide)
         self._text = self._options.tokenizer
-        offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
-        np.cumsum([len(r) for r in ref_lists], out=offsets[1:])
         if offsets.shape[0] < 2:
             raise ValueError("references is empty: the scorer needs at least one image")
         self._tokenize = self._texts
-        tokens = self._text.split(flat)
+        with named.naming("references"):
+            tokens = self._text.split(flat)
         if corpus and tokens.hashes.shape[0] == 0:
             raise no_reference_words()  # as cider_d: every reward would be 0
         self._setup(tokens, offsets, keys, self._text.name)
@@ -247,7 +253,10 @@ class RewardScorer:
         captions = caption_list(candidates, name)
         if counts_ids(self.df.tokenizer):  # a few per batch: words against a table of ids
             check_id_strings(sample(captions, 16), self.df)
-        return self._text.split(captions)
+        try:
+            return self._text.split(captions)
+        except CaptionError as err:  # named as the batch's rows
+            raise CaptionError(err.index, err.problem, f"{name}[{err.index}]") from None
 
     def _statistics(self, tokens: Tokens, positions: np.ndarray):
         if tokens.lengths.shape[0] != positions.shape[0]:

@@ -625,3 +625,34 @@ def test_string_ids_against_integer_ids_are_named_as_such(tmp_path, capsys):
     r.write_text('{"id": 1, "references": ["a dog runs"]}\n{"id": 2, "references": ["a bus"]}\n')
     assert main(["score", "-r", str(r), "-c", str(c)]) == 1
     assert re.search(_KINDS_DIFFER.format(".*c.jsonl", ".*r.jsonl"), capsys.readouterr().err)
+
+
+_SURROGATE = r"\('a\\ud800b c'\) holds a lone surrogate, U\+D800 at character 1, which tokenizer"
+
+
+@pytest.mark.parametrize("tokenizer", ["mecab", "kiwi"])
+def test_a_lone_surrogate_is_named_as_the_user_gave_it(tokenizer):
+    # before: "caption 1 of the 3 tokenized together": a position in an internal batch
+    pytest.importorskip({"mecab": "fugashi", "kiwi": "kiwipiepy"}[tokenizer])
+    bad = "a\ud800b c"
+    cases = [
+        ("references[0][1]", lambda: sparsecider.cider_d(
+            ["a b", "c d"], [["ok fine", bad], ["x y"]], tokenizer=tokenizer)),
+        ("candidates[7][1]", lambda: sparsecider.cider_d(
+            {7: ["a b", bad], 9: "c"}, {7: ["x y"], 9: ["z"]}, tokenizer=tokenizer)),
+        ("candidates['im5']", lambda: sparsecider.CiderAccumulator(tokenizer=tokenizer).update(
+            {"im4": "a", "im5": bad}, {"im4": ["x"], "im5": ["y"]})),
+        ("references[1][0]", lambda: sparsecider.bleu(
+            ["a b", "c d"], [["ok fine"], [bad]], tokenizer=tokenizer)),
+        ("references[3][1]", lambda: RewardScorer.from_texts(
+            {3: ["ok", bad]}, df="corpus", tokenizer=tokenizer)),
+        ("candidates[1]", lambda: RewardScorer.from_texts(
+            [["ok fine"], ["x y"]], df="corpus", tokenizer=tokenizer)(["a", bad], [0, 1])),
+        # the threads' shards name it from the whole corpus too
+        ("references[1500][0]", lambda: sparsecider.cider_d(
+            ["a b"] * 2000, [["x y"]] * 1500 + [[bad]] + [["x y"]] * 499, tokenizer=tokenizer,
+            n_jobs=2)),
+    ]  # fmt: skip
+    for where, call in cases:
+        with pytest.raises(ValueError, match="^" + re.escape(where) + " " + _SURROGATE):
+            call()
