@@ -351,6 +351,15 @@ def _compat(cands, refs, df):
     return CiderD(df=df).compute_score(gts, res)
 
 
+def _dask_score(cands, refs):
+    db = pytest.importorskip("dask.bag")
+    from sparsecider import dask as sdask
+
+    records = [{"id": i, "candidate": c, "references": refs[i]} for i, c in enumerate(cands)]
+    return sdask.cider_d(db.from_sequence(records, npartitions=2), df="coco-val2014",
+                         tokenizer="whitespace")  # fmt: skip
+
+
 _WORDS_ENTRY_POINTS = {
     "compat.CiderD": lambda c, r: _compat(c, r, "coco-val2014"),
     "cider_d": lambda c, r: sparsecider.cider_d(
@@ -365,6 +374,17 @@ _WORDS_ENTRY_POINTS = {
         [{"id": i, "candidate": x, "references": r[i]} for i, x in enumerate(c)],
         df="coco-val2014", tokenizer="whitespace",
     ),
+    "cider_r": lambda c, r: sparsecider.cider_r(c, r, df="coco-val2014", tokenizer="whitespace"),
+    "mbr_select(against='references')": lambda c, r: sparsecider.mbr_select(
+        [[x, x] for x in c], r, against="references", df="coco-val2014", tokenizer="whitespace"
+    ),
+    "mbr_select": lambda c, r: sparsecider.mbr_select(
+        [[x, x + " 5"] for x in c], df="coco-val2014", tokenizer="whitespace"
+    ),
+    "self_cider": lambda c, r: sparsecider.self_cider(
+        [[x, x + " 5"] for x in c], df="coco-val2014", tokenizer="whitespace"
+    ),
+    "dask.cider_d": lambda c, r: _dask_score(c, r),
     "CiderVectorizer.fit": lambda c, r: sparsecider.CiderVectorizer(
         df="coco-val2014", tokenizer="whitespace"
     ).fit(r),
