@@ -92,7 +92,14 @@ def check_state(state: object) -> str:
     ------
     ValueError
         Not a state, a newer format version, a missing or malformed array,
-        arrays of inconsistent lengths; the message names the field.
+        arrays of inconsistent lengths, or content ``update()`` never makes:
+        an id twice, an image without candidates or references, counts and
+        lengths that are not non-negative integers, ``per_order`` or BLEU
+        counts of the wrong shape, values outside their range (NaN, inf,
+        negative, above the scale; ROUGE-L outside [0, 1]; BLEU ``correct``
+        above ``guess``), ``empty`` not booleans.  The message names the
+        field and the first bad entry.  Cost: one vectorised pass per array
+        (0.1-0.5 ms for a COCO val state, see the tests of issue 35).
     """
     if not isinstance(state, Mapping) or state.get("format") != FORMAT:
         raise _bad(f"expected a dict with format={FORMAT!r} (from CiderAccumulator.state())")
