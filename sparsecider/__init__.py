@@ -44,20 +44,20 @@ from __future__ import annotations
 
 import importlib
 
-from ._validate import SmallCorpusWarning, TokenizerWarning
 from ._version import __version__
-from .accumulate import CiderAccumulator
-from .api import cider, cider_d
-from .bleu import bleu
-from .cider_r import cider_r
-from .diversity import self_cider
-from .frequencies import DocumentFrequencies
-from .ids import cider_d_ids
-from .mbr import mbr_select
-from .result import CiderResult, Signature
-from .reward import RewardScorer
-from .rouge import rouge_l
+from .core.frequencies import DocumentFrequencies
+from .core.result import CiderResult, Signature
+from .core.validate import SmallCorpusWarning, TokenizerWarning
+from .metrics.bleu import bleu
+from .metrics.cider import cider, cider_d
+from .metrics.cider_r import cider_r
+from .metrics.mbr import mbr_select
+from .metrics.rouge import rouge_l
+from .metrics.self_cider import self_cider
 from .tokenizers import ptb_tokenize, tokens
+from .training.accumulate import CiderAccumulator
+from .training.ids import cider_d_ids
+from .training.reward import RewardScorer
 
 # the submodules a user reaches for as attributes, imported on first use
 # (dask needs the dask extra: its ImportError names it)

@@ -4,8 +4,8 @@ The exception policy of the whole package: a value of the wrong *type* is a
 ``TypeError``, a value of the right type out of range a ``ValueError``; each
 message names the argument (or the item: ``references[17]``,
 ``records.jsonl:12``), the value received and what is expected.  These are
-the bricks; :mod:`sparsecider._validate` checks the options of the public
-functions with them, :mod:`sparsecider.corpus` the captions.
+the bricks; :mod:`sparsecider.core.validate` checks the options of the public
+functions with them, :mod:`sparsecider.core.corpus` the captions.
 """
 
 from __future__ import annotations

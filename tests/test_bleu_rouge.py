@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 import sparsecider
 from sparsecider import compat
 from sparsecider._kernels.lcs import lcs_lengths
-from sparsecider.bleu import BleuStatistics, bleu_statistics, corpus_bleu, sentence_bleu
-from sparsecider.rouge import split_space
+from sparsecider.metrics.bleu import BleuStatistics, bleu_statistics, corpus_bleu, sentence_bleu
+from sparsecider.metrics.rouge import split_space
 from sparsecider.tokenizers import tokenize
 
 reference_bleu = pytest.importorskip("pycocoevalcap.bleu.bleu", reason="the `ref` extra")

@@ -21,7 +21,7 @@ import pytest
 
 import sparsecider
 from sparsecider import DocumentFrequencies, SmallCorpusWarning
-from sparsecider.frequencies import NAMED, _load_named
+from sparsecider.core.frequencies import NAMED, _load_named
 
 N_VAL = 40504
 

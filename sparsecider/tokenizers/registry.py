@@ -418,7 +418,7 @@ def tokens(
     >>> tokens(["穿着红色T恤的男人。"], "char")
     [['穿', '着', '红', '色', 't', '恤', '的', '男', '人']]
     """
-    from ..corpus import caption_list  # the one check of a list of captions
+    from ..core.corpus import caption_list  # the one check of a list of captions
 
     return get_tokenizer(tokenizer, **options).tokens(caption_list(captions, "captions"))
 

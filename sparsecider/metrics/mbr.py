@@ -6,7 +6,7 @@ of its set, a decoding and re-ranking rule that needs no reference.  Scored
 against the image's references instead, the same selection is the oracle
 best-of-n, for analysis.  Either way the scores are the engine's statistics
 of a corpus (for consensus, one whose references are its candidates:
-:func:`sparsecider.corpus.as_candidate_sets`), reduced per candidate.
+:func:`sparsecider.core.corpus.as_candidate_sets`), reduced per candidate.
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import reduce
-from ._advice import advise, check_id_strings
-from ._kernels.pairs import sum_by
-from ._validate import Options, check_n_jobs, check_options, warn_small_corpus
-from .api import References, score_corpus
-from .corpus import Corpus, as_candidate_sets, as_corpus
-from .engine import no_reference_words, statistics
-from .frequencies import DocumentFrequencies
-from .result import Signature
-from .tokenizers import TokenizerLike
+from .._kernels.pairs import sum_by
+from ..core import reduce
+from ..core.advice import advise, check_id_strings
+from ..core.corpus import Corpus, as_candidate_sets, as_corpus
+from ..core.engine import no_reference_words, statistics
+from ..core.frequencies import DocumentFrequencies
+from ..core.result import Signature
+from ..core.validate import Options, check_n_jobs, check_options, warn_small_corpus
+from ..tokenizers import TokenizerLike
+from .cider import References, score_corpus
 
 __all__ = ["Selection", "mbr_select"]
 

@@ -38,17 +38,17 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import MAX_N, check_int, describe_keys
-from ._reference_memo import ReferenceMemo
-from ._validate import check_df
-from .api import cider_d
-from .bleu import corpus_bleu, corpus_statistics, sentence_bleu
-from .corpus import as_corpus, check_references
-from .frequencies import DocumentFrequencies
-from .io.captions import load_annotations, load_results
-from .rouge import rouge_l
-from .tokenizers import get_tokenizer
-from .tokenizers.ptb import ptb_tokenize
+from .._checks import MAX_N, check_int, describe_keys
+from ..core.corpus import as_corpus, check_references
+from ..core.frequencies import DocumentFrequencies
+from ..core.validate import check_df
+from ..io.captions import load_annotations, load_results
+from ..metrics.bleu import corpus_bleu, corpus_statistics, sentence_bleu
+from ..metrics.cider import cider_d
+from ..metrics.rouge import rouge_l
+from ..tokenizers import get_tokenizer
+from ..tokenizers.ptb import ptb_tokenize
+from .memo import ReferenceMemo
 
 __all__ = ["Bleu", "COCOEvalCap", "Cider", "CiderD", "EvalScores", "PTBTokenizer", "Rouge"]
 
@@ -479,7 +479,7 @@ class Bleu:
 class Rouge:
     """pycocoevalcap's ``Rouge``: ROUGE-L (beta 1.2) of already tokenized captions.
 
-    Captions are split on single spaces, as there (see :mod:`sparsecider.rouge`).
+    Captions are split on single spaces, as there (see :mod:`sparsecider.metrics.rouge`).
 
     See Also
     --------

@@ -2,8 +2,8 @@
 
 BLEU's and ROUGE-L's statistics of a candidate depend only on its own
 image's references (CIDEr's document frequencies tie all images together:
-that is :mod:`sparsecider._threads`).  So a corpus is cut into contiguous
-shards of images (:func:`sparsecider._threads.shard_bounds`), each shard
+that is :mod:`sparsecider.core.threads`).  So a corpus is cut into contiguous
+shards of images (:func:`sparsecider.core.threads.shard_bounds`), each shard
 tokenized exactly as inside the whole sequence
 (:func:`sparsecider.tokenizers.tokenize_slice`) and measured in its own
 thread, and the per-candidate arrays are concatenated in input order: the
@@ -17,10 +17,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ._kernels.tokens import Tokens
-from ._threads import MIN_SHARD_IMAGES, shard_bounds
+from .._kernels.tokens import Tokens
+from ..tokenizers import Tokenizer, tokenize_slice
 from .corpus import Corpus
-from .tokenizers import Tokenizer, tokenize_slice
+from .threads import MIN_SHARD_IMAGES, shard_bounds
 
 __all__ = ["Measure", "per_candidate"]
 

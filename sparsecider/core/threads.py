@@ -17,12 +17,12 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
 
-from ._kernels.lookup import lookup_sorted
-from ._progress import Progress
-from ._stages import Prepared, count_order, no_reference_words, order_statistics, prepare
+from .._kernels.lookup import lookup_sorted
+from ..tokenizers import Tokenizer, tokenize_slice
 from .corpus import Corpus
 from .frequencies import DocumentFrequencies
-from .tokenizers import Tokenizer, tokenize_slice
+from .progress import Progress
+from .stages import Prepared, count_order, no_reference_words, order_statistics, prepare
 
 __all__ = ["MIN_SHARD_IMAGES", "score_shards", "shard_bounds"]
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import reduce
-from ._validate import Options
-from .corpus import Record, corpus_from_records
-from .engine import token_statistics
-from .frequencies import DocumentFrequencies
-from .tokenizers import Tokenizer, lookahead_captions, tokenize_slice
+from ..core import reduce
+from ..core.corpus import Record, corpus_from_records
+from ..core.engine import token_statistics
+from ..core.frequencies import DocumentFrequencies
+from ..core.validate import Options
+from ..tokenizers import Tokenizer, lookahead_captions, tokenize_slice
 
 __all__ = ["Chunk", "chunks", "fit_chunk", "score_chunk"]
 

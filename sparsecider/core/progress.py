@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sized
 from typing import Protocol
 
-from .io.text import is_terminal
+from ..io.text import is_terminal
 
 __all__ = ["Progress", "bar", "check_progress", "iterate"]
 

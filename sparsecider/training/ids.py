@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import reduce
-from ._checks import check_bool, int_array
-from ._validate import check_options, warn_small_corpus
-from .corpus import check_id, reference_id_rows
-from .engine import token_statistics
-from .frequencies import DocumentFrequencies
-from .result import CiderResult
-from .tokenizers.ids import id_sequences, id_tokenizer_name, id_tokens, reference_id_tokens
+from .._checks import check_bool, int_array
+from ..core import reduce
+from ..core.corpus import check_id, reference_id_rows
+from ..core.engine import token_statistics
+from ..core.frequencies import DocumentFrequencies
+from ..core.result import CiderResult
+from ..core.validate import check_options, warn_small_corpus
+from ..tokenizers.ids import id_sequences, id_tokenizer_name, id_tokens, reference_id_tokens
 
 __all__ = ["cider_d_ids"]
 

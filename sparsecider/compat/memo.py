@@ -24,9 +24,9 @@ import threading
 
 import numpy as np
 
-from .api import cider_d
-from .frequencies import DocumentFrequencies
-from .reward import RewardScorer
+from ..core.frequencies import DocumentFrequencies
+from ..metrics.cider import cider_d
+from ..training.reward import RewardScorer
 
 __all__ = ["FIRST_BUILD", "ReferenceMemo"]
 

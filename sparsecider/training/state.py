@@ -21,10 +21,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import describe_keys, type_name
-from ._kernels.arrays import exclusive_cumsum, smallest_uint
-from ._kernels.tokens import Tokens
-from .tokenizers import Tokenizer, TokenizerLike
+from .._checks import describe_keys, type_name
+from .._kernels.arrays import exclusive_cumsum, smallest_uint
+from .._kernels.tokens import Tokens
+from ..tokenizers import Tokenizer, TokenizerLike
 
 __all__ = [
     "ARRAYS",

@@ -6,7 +6,7 @@ below) at their boundary and never re-check.  The policy of
 :mod:`sparsecider._checks` holds: ``TypeError`` for a wrong type,
 ``ValueError`` for a wrong value, each message naming the argument, the
 value and the fix.  :class:`Options` also builds the result's
-:class:`~sparsecider.result.Signature`: the one place a signature is made.
+:class:`~sparsecider.core.result.Signature`: the one place a signature is made.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import os
 import warnings
 from dataclasses import dataclass
 
-from ._checks import MAX_N, check_int, check_real
+from .._checks import MAX_N, check_int, check_real
+from ..tokenizers import Tokenizer, TokenizerLike, get_tokenizer
+from ..tokenizers.ids import counts_ids
 from .frequencies import NAMED, DocumentFrequencies
 from .result import Signature
-from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
-from .tokenizers.ids import counts_ids
 
 __all__ = [
     "BETA_RANGE",
@@ -165,7 +165,7 @@ def check_df_kind(df: DocumentFrequencies, tokenizer: str, ids: str | None = Non
     (:func:`sparsecider.cider_d_ids`); None for one that scores captions
     tokenized by ``tokenizer``.  Captions may use a table of token ids only
     as space-joined decimal ids with ``tokenizer="whitespace"`` (the strings
-    of self-critical training code; :mod:`sparsecider._advice` checks that
+    of self-critical training code; :mod:`sparsecider.core.advice` checks that
     they are such strings).  Words of another tokenizer than the table's
     get a :class:`TokenizerWarning` (:func:`warn_tokenizer_mismatch`).
 

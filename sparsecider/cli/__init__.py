@@ -35,16 +35,12 @@ from typing import TextIO
 
 import numpy as np
 
-from ._progress import iterate
-from ._validate import SIGMA_RANGE, check_df
-from ._version import __version__
-from .api import cider, cider_d
-from .bleu import bleu
-from .cider_r import cider_r
-from .demo import EXAMPLE_FILES, PUBLISHED_CIDER_D, load_demo, write_examples
-from .diversity import self_cider
-from .frequencies import NAMED, DocumentFrequencies
-from .io.captions import (
+from .._version import __version__
+from ..core.frequencies import NAMED, DocumentFrequencies
+from ..core.progress import iterate
+from ..core.validate import SIGMA_RANGE, check_df
+from ..demo import EXAMPLE_FILES, PUBLISHED_CIDER_D, load_demo, write_examples
+from ..io.captions import (
     FORMATS,
     CaptionFileError,
     align,
@@ -53,16 +49,20 @@ from .io.captions import (
     read_candidates,
     read_references,
 )
-from .io.text import writes_to_stdout
-from .mbr import mbr_select
-from .rouge import rouge_l
-from .significance import (
+from ..io.text import writes_to_stdout
+from ..metrics.bleu import bleu
+from ..metrics.cider import cider, cider_d
+from ..metrics.cider_r import cider_r
+from ..metrics.mbr import mbr_select
+from ..metrics.rouge import rouge_l
+from ..metrics.self_cider import self_cider
+from ..significance import (
     MAX_RESAMPLES,
     approximate_randomization,
     bootstrap_ci,
     paired_bootstrap,
 )
-from .tokenizers import registered
+from ..tokenizers import registered
 
 __all__ = ["main"]
 
@@ -500,7 +500,7 @@ def _cmd_df(args) -> int:
 
 def _cmd_stream(args) -> int:
     out = _summaries(args)
-    from . import stream
+    from .. import stream
 
     check_output(args.output, args.records)
     df = _load_df(args.df)

@@ -40,19 +40,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._advice import advise
-from ._checks import MAX_N, check_int
-from ._image_shards import per_candidate
-from ._kernels.arrays import exclusive_cumsum
-from ._kernels.clipped import clipped_counts, matchable_tokens
-from ._kernels.counts import Layout, count_columns, image_runs, layout, slot_tokens
-from ._kernels.hashing import ngram_keys
-from ._kernels.pairs import candidate_reference_pairs
-from ._kernels.tokens import Tokens
-from ._validate import check_n_jobs
-from .corpus import Corpus, as_corpus
-from .result import CiderResult, Signature
-from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
+from .._checks import MAX_N, check_int
+from .._kernels.arrays import exclusive_cumsum
+from .._kernels.clipped import clipped_counts, matchable_tokens
+from .._kernels.counts import Layout, count_columns, image_runs, layout, slot_tokens
+from .._kernels.hashing import ngram_keys
+from .._kernels.pairs import candidate_reference_pairs
+from .._kernels.tokens import Tokens
+from ..core.advice import advise
+from ..core.corpus import Corpus, as_corpus
+from ..core.result import CiderResult, Signature
+from ..core.shards import per_candidate
+from ..core.validate import check_n_jobs
+from ..tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 
 __all__ = ["SMALL", "TINY", "BleuStatistics", "bleu", "bleu_result", "bleu_statistics",
            "corpus_bleu", "corpus_statistics", "sentence_bleu"]  # fmt: skip
@@ -196,7 +196,7 @@ def bleu_statistics(
 ) -> BleuStatistics:
     """BLEU's statistics of tokenized, aligned inputs, in the calling thread.
 
-    Preconditions: as :func:`sparsecider.engine.token_statistics` (every
+    Preconditions: as :func:`sparsecider.core.engine.token_statistics` (every
     image has at least one reference; ``candidate_image`` non-decreasing).
 
     Examples
@@ -219,7 +219,7 @@ def corpus_statistics(
     corpus: Corpus, *, n: int, tokenizer: Tokenizer, n_jobs: int = 1
 ) -> BleuStatistics:
     """BLEU's statistics of a normalised corpus with checked options, in
-    ``n_jobs`` threads (:func:`sparsecider._image_shards.per_candidate`:
+    ``n_jobs`` threads (:func:`sparsecider.core.shards.per_candidate`:
     bit-identical for every value)."""
 
     def measure(ref_tokens, cand_tokens, candidate_image, reference_offsets):

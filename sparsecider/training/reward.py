@@ -5,7 +5,7 @@ captions against the same training references, under document frequencies
 fitted once on them.  :func:`sparsecider.cider_d_ids` redoes the
 references' share of the work on every call (tokens, n-grams, document
 frequency lookups, norms); a ``RewardScorer`` does it once, for the whole
-training set (:class:`~sparsecider.reference_cache.ReferenceCache`), and
+training set (:class:`~sparsecider.training.reference_cache.ReferenceCache`), and
 each batch then touches only its candidates and the cached rows of its own
 images.  The rewards are bit-identical to :func:`~sparsecider.cider_d_ids`
 (and so to the reference SCST code, see the README).
@@ -21,18 +21,18 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import reduce
-from ._advice import check_id_strings
-from ._checks import MAX_N, check_bool, check_int, int_array
-from ._image_keys import ImageKeys
-from ._kernels.tokens import Tokens
-from ._validate import check_options
-from .corpus import caption_list, check_id, check_references, reference_id_rows
-from .frequencies import DocumentFrequencies
+from .._checks import MAX_N, check_bool, check_int, int_array
+from .._kernels.tokens import Tokens
+from ..core import reduce
+from ..core.advice import check_id_strings
+from ..core.corpus import caption_list, check_id, check_references, reference_id_rows
+from ..core.frequencies import DocumentFrequencies
+from ..core.result import CiderResult
+from ..core.validate import check_options
+from ..tokenizers import TokenizerLike
+from ..tokenizers.ids import IdHasher, id_sequences, id_tokenizer_name, reference_id_tokens
+from .image_keys import ImageKeys
 from .reference_cache import ReferenceCache
-from .result import CiderResult
-from .tokenizers import TokenizerLike
-from .tokenizers.ids import IdHasher, id_sequences, id_tokenizer_name, reference_id_tokens
 
 __all__ = ["RewardScorer"]
 

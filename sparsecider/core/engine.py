@@ -1,7 +1,7 @@
-"""The engine: a :class:`~sparsecider.corpus.Corpus` (and document frequencies)
+"""The engine: a :class:`~sparsecider.core.corpus.Corpus` (and document frequencies)
 -> per-order statistics of every candidate-reference pair.
 
-Nothing here makes a score: :mod:`sparsecider.reduce` turns the statistics
+Nothing here makes a score: :mod:`sparsecider.core.reduce` turns the statistics
 into scores, per-order values and the mean (as sacrebleu separates sufficient
 statistics from the score).  Every face reuses these two steps: the public
 functions, the id rewards, streaming chunks, Dask partitions, the
@@ -26,13 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._kernels.tokens import Tokens
-from ._progress import Progress
-from ._stages import count_order, no_reference_words, order_statistics, prepare
-from ._threads import MIN_SHARD_IMAGES, score_shards, shard_bounds
+from .._kernels.tokens import Tokens
+from ..tokenizers import Tokenizer
 from .corpus import Corpus
 from .frequencies import DocumentFrequencies
-from .tokenizers import Tokenizer
+from .progress import Progress
+from .stages import count_order, no_reference_words, order_statistics, prepare
+from .threads import MIN_SHARD_IMAGES, score_shards, shard_bounds
 
 __all__ = [
     "PairStatistics",
@@ -190,7 +190,7 @@ def steps(corpus: Corpus, *, n: int, n_jobs: int = 1) -> int:
 
     Examples
     --------
-    >>> from sparsecider.corpus import as_corpus
+    >>> from sparsecider.core.corpus import as_corpus
     >>> steps(as_corpus(["a dog"], [["a dog"]]), n=4)  # tokenize, hash, 4 x (count, score)
     10
     """
@@ -212,7 +212,7 @@ def statistics(
 
     With ``n_jobs > 1`` the images are cut into up to that many contiguous
     shards of at least ``MIN_SHARD_IMAGES`` images, scored by a pool of as
-    many threads (:func:`sparsecider._threads.score_shards`).  Columns follow
+    many threads (:func:`sparsecider.core.threads.score_shards`).  Columns follow
     key order in every shard, so every sum adds the same terms in the same
     order: the statistics are bit-identical to ``n_jobs=1``.
 

@@ -19,7 +19,7 @@ those of the dataset's references (for COCO: every image of
 ``captions_val2014.json``, PTB-tokenized: ``df="coco-val2014"``).
 
 The kernel entries are the engine's statistics of a corpus whose
-references are its candidates (:func:`sparsecider.corpus.as_candidate_sets`);
+references are its candidates (:func:`sparsecider.core.corpus.as_candidate_sets`);
 the eigenvalues of all sets of one size come from one stacked
 ``numpy.linalg.eigvalsh`` call.
 """
@@ -31,14 +31,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import reduce
-from ._advice import advise, check_id_strings
-from ._validate import check_n_jobs, check_options
-from .corpus import as_candidate_sets
-from .engine import statistics
-from .frequencies import DocumentFrequencies
-from .result import Signature
-from .tokenizers import TokenizerLike
+from ..core import reduce
+from ..core.advice import advise, check_id_strings
+from ..core.corpus import as_candidate_sets
+from ..core.engine import statistics
+from ..core.frequencies import DocumentFrequencies
+from ..core.result import Signature
+from ..core.validate import check_n_jobs, check_options
+from ..tokenizers import TokenizerLike
 
 __all__ = ["SelfCiderResult", "kernel_diversity", "self_cider"]
 

@@ -4,8 +4,8 @@
 ``count_order`` builds one order's count matrix (and, in corpus mode, the
 block's own image document frequencies); ``order_statistics`` turns one
 order's counts into tf-idf and returns the pair statistics of every
-(candidate, reference) pair of the block.  :mod:`sparsecider.engine` runs
-them for a whole corpus, :mod:`sparsecider._threads` for shards in threads.
+(candidate, reference) pair of the block.  :mod:`sparsecider.core.engine` runs
+them for a whole corpus, :mod:`sparsecider.core.threads` for shards in threads.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._kernels.counts import Layout, count_columns, image_runs, layout, slot_tokens
-from ._kernels.docfreq import image_document_frequency
-from ._kernels.hashing import ngram_keys
-from ._kernels.pairs import candidate_reference_pairs, column_pair_dots, slot_norms
-from ._kernels.tokens import Tokens
-from ._kernels.weights import apply_idf, idf
+from .._kernels.counts import Layout, count_columns, image_runs, layout, slot_tokens
+from .._kernels.docfreq import image_document_frequency
+from .._kernels.hashing import ngram_keys
+from .._kernels.pairs import candidate_reference_pairs, column_pair_dots, slot_norms
+from .._kernels.tokens import Tokens
+from .._kernels.weights import apply_idf, idf
 
 __all__ = [
     "OrderCounts",

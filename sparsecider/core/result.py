@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._version import __version__
 from . import reduce
-from ._version import __version__
 
 if TYPE_CHECKING:
     from .frequencies import DocumentFrequencies
@@ -266,7 +266,7 @@ class CiderResult:
         df: DocumentFrequencies | None = None,
         empty_candidates: int | None = None,
     ) -> CiderResult:
-        """The result of per-order values (:func:`sparsecider.reduce.per_order_values`):
+        """The result of per-order values (:func:`sparsecider.core.reduce.per_order_values`):
         scores are their mean over orders, the score the mean over candidates."""
         scores = reduce.scores(per_order)
         return cls(

@@ -20,7 +20,7 @@ from itertools import chain
 
 import numpy as np
 
-from ._checks import describe_keys, int_array, type_name
+from .._checks import describe_keys, int_array, type_name
 
 __all__ = [
     "Corpus",
@@ -342,7 +342,7 @@ def as_candidate_sets(candidate_sets: object, name: str = "candidate_sets") -> C
     :class:`Corpus` whose references are its candidates.
 
     Image i's candidates are also image i's references (the very same list,
-    which :func:`sparsecider.engine.statistics` tokenizes once), so the
+    which :func:`sparsecider.core.engine.statistics` tokenizes once), so the
     engine's pairs are every (a, b) of each set, ``a`` and ``b`` in input
     order, each set's m candidates giving m * m pairs: the kernel matrices of
     Self-CIDEr and the agreement scores of consensus selection.

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._checks import describe_keys, int_array
+from .._checks import describe_keys, int_array
 
 __all__ = ["ImageKeys"]
 

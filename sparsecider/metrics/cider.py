@@ -1,10 +1,10 @@
 """The public scoring functions: validate -> Corpus -> engine -> reduce -> result.
 
 :func:`cider_d` and :func:`cider` check their options once
-(:mod:`sparsecider._validate`), normalise the captions into a
-:class:`~sparsecider.corpus.Corpus`, compute pair statistics
-(:mod:`sparsecider.engine`), reduce them to scores (:mod:`sparsecider.reduce`)
-and wrap them in a :class:`~sparsecider.result.CiderResult`.
+(:mod:`sparsecider.core.validate`), normalise the captions into a
+:class:`~sparsecider.core.corpus.Corpus`, compute pair statistics
+(:mod:`sparsecider.core.engine`), reduce them to scores (:mod:`sparsecider.core.reduce`)
+and wrap them in a :class:`~sparsecider.core.result.CiderResult`.
 :func:`score_corpus` is that pipeline for an already normalised corpus; the
 other faces (vectorizer, drop-ins, command line) call it.
 """
@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from . import reduce
-from ._advice import advise, check_id_strings
-from ._progress import Progress, check_progress
-from ._progress import bar as progress_bar
-from ._validate import Options, check_n_jobs, check_options, warn_small_corpus
-from .corpus import Corpus, as_corpus
-from .engine import statistics
-from .frequencies import DocumentFrequencies
-from .result import CiderResult
-from .tokenizers import TokenizerLike
+from ..core import reduce
+from ..core.advice import advise, check_id_strings
+from ..core.corpus import Corpus, as_corpus
+from ..core.engine import statistics
+from ..core.frequencies import DocumentFrequencies
+from ..core.progress import Progress, check_progress
+from ..core.progress import bar as progress_bar
+from ..core.result import CiderResult
+from ..core.validate import Options, check_n_jobs, check_options, warn_small_corpus
+from ..tokenizers import TokenizerLike
 
 __all__ = ["cider", "cider_d", "score_corpus"]
 
@@ -35,15 +35,15 @@ def score_corpus(
     stacklevel: int = 1,
 ) -> CiderResult:  # fmt: skip
     """Score a normalised corpus with checked options, in ``n_jobs`` threads
-    (``progress``: see :func:`sparsecider.engine.statistics`).  A
+    (``progress``: see :func:`sparsecider.core.engine.statistics`).  A
     :class:`~sparsecider.SmallCorpusWarning` or
     :class:`~sparsecider.TokenizerWarning` points ``stacklevel`` frames above
     the caller (1: the caller's caller, the user of a public function).
 
     Examples
     --------
-    >>> from sparsecider._validate import check_options
-    >>> from sparsecider.corpus import as_corpus
+    >>> from sparsecider.core.validate import check_options
+    >>> from sparsecider.core.corpus import as_corpus
     >>> options = check_options(n=4, sigma=6.0, scale=10.0, df="corpus", tokenizer="whitespace")
     >>> corpus = as_corpus(["a dog runs", "a red bus"], [["a dog runs"], ["a blue car"]])
     >>> score_corpus(corpus, options).scores.round(12).tolist()  # "a" is in both images: idf 0

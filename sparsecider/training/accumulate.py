@@ -4,7 +4,7 @@ Evaluation inside distributed training sees each image on one process.
 CIDEr's document frequencies are counted over the whole corpus, so scores
 computed per process cannot be averaged.  An accumulator keeps what the
 corpus score needs, without caption text, as plain arrays
-(:mod:`sparsecider._state`):
+(:mod:`sparsecider.training.state`):
 
 - CIDEr-D and CIDEr with ``df="corpus"``: every caption's token hashes
   (the union of all references decides the document frequencies);
@@ -26,13 +26,21 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import reduce
-from ._advice import advise, check_id_strings
-from ._checks import MAX_N, check_int, describe_keys
-from ._kernels.arrays import exclusive_cumsum
-from ._kernels.hashing import SCHEME
-from ._kernels.tokens import Tokens
-from ._state import (
+from .._checks import MAX_N, check_int, describe_keys
+from .._kernels.arrays import exclusive_cumsum
+from .._kernels.hashing import SCHEME
+from .._kernels.tokens import Tokens
+from ..core import reduce
+from ..core.advice import advise, check_id_strings
+from ..core.corpus import as_corpus
+from ..core.engine import token_statistics
+from ..core.frequencies import NAMED, DocumentFrequencies
+from ..core.result import CiderResult
+from ..core.validate import check_beta, check_options, warn_small_corpus
+from ..metrics.bleu import BleuStatistics, bleu_result, corpus_statistics
+from ..metrics.rouge import rouge_l_result, rouge_l_statistics, rouge_l_tokenizer
+from ..tokenizers import TokenizerLike, get_tokenizer
+from .state import (
     ARRAYS,
     FORMAT,
     FORMAT_VERSION,
@@ -44,14 +52,6 @@ from ._state import (
     state_part,
     state_tokenizer,
 )
-from ._validate import check_beta, check_options, warn_small_corpus
-from .bleu import BleuStatistics, bleu_result, corpus_statistics
-from .corpus import as_corpus
-from .engine import token_statistics
-from .frequencies import NAMED, DocumentFrequencies
-from .result import CiderResult
-from .rouge import rouge_l_result, rouge_l_statistics, rouge_l_tokenizer
-from .tokenizers import TokenizerLike, get_tokenizer
 
 __all__ = ["METRICS", "CiderAccumulator"]
 
@@ -253,7 +253,7 @@ class CiderAccumulator:
         return {name: np.concatenate([p[name] for p in parts]) for name in names}
 
     def state(self) -> dict:
-        """The accumulated images as plain arrays (see :mod:`sparsecider._state`).
+        """The accumulated images as plain arrays (see :mod:`sparsecider.training.state`).
 
         Picklable and small: no caption text; token hashes share one
         vocabulary of distinct 64-bit hashes, each token an index of 1 to 4

@@ -23,17 +23,17 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ._checks import MAX_N, check_bool, check_int
-from ._kernels.counts import count_columns, image_runs
-from ._kernels.docfreq import image_document_frequency
-from ._kernels.hashing import SCHEME, ngram_keys
-from ._kernels.lookup import bucket_index, lookup_buckets, merge_sorted
-from ._kernels.tokens import Tokens
-from ._version import __version__
+from .._checks import MAX_N, check_bool, check_int
+from .._kernels.counts import count_columns, image_runs
+from .._kernels.docfreq import image_document_frequency
+from .._kernels.hashing import SCHEME, ngram_keys
+from .._kernels.lookup import bucket_index, lookup_buckets, merge_sorted
+from .._kernels.tokens import Tokens
+from .._version import __version__
+from ..io.dffile import read_df_file, write_df_file
+from ..tokenizers import TokenizerLike, split_whitespace, tokenize, tokenizer_name
+from ..tokenizers.ids import id_tokenizer_name, reference_id_tokens
 from .corpus import check_id, check_references, reference_id_rows
-from .io.dffile import read_df_file, write_df_file
-from .tokenizers import TokenizerLike, split_whitespace, tokenize, tokenizer_name
-from .tokenizers.ids import id_tokenizer_name, reference_id_tokens
 
 __all__ = ["NAMED", "DocumentFrequencies", "check_name", "merge_all", "names"]
 
@@ -641,7 +641,7 @@ class DocumentFrequencies:
         2 2 3 whitespace
         2 2 3 ids(eos=0,with-eos)
         """
-        from .io.legacy import read_legacy_df
+        from ..io.legacy import read_legacy_df
 
         table, found_images = read_legacy_df(path, n_images=n_images)
         try:

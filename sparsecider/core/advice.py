@@ -24,10 +24,10 @@ import re
 import warnings
 from collections.abc import Sequence
 
-from ._validate import TokenizerWarning
+from ..tokenizers import Tokenizer, ptb_tokenize
+from ..tokenizers.ids import counts_ids
 from .frequencies import DocumentFrequencies
-from .tokenizers import Tokenizer, ptb_tokenize
-from .tokenizers.ids import counts_ids
+from .validate import TokenizerWarning
 
 __all__ = ["SAMPLE", "advise", "check_id_strings", "sample", "unspaced_cjk"]
 

@@ -29,17 +29,17 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ._advice import advise
-from ._image_shards import per_candidate
-from ._kernels.arrays import exclusive_cumsum, ranges
-from ._kernels.hashing import hash_byte_tokens
-from ._kernels.lcs import lcs_lengths
-from ._kernels.pairs import candidate_reference_pairs
-from ._kernels.tokens import Tokens
-from ._validate import check_beta, check_n_jobs
-from .corpus import Corpus, as_corpus
-from .result import CiderResult, Signature
-from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer, ptb_tokenize
+from .._kernels.arrays import exclusive_cumsum, ranges
+from .._kernels.hashing import hash_byte_tokens
+from .._kernels.lcs import lcs_lengths
+from .._kernels.pairs import candidate_reference_pairs
+from .._kernels.tokens import Tokens
+from ..core.advice import advise
+from ..core.corpus import Corpus, as_corpus
+from ..core.result import CiderResult, Signature
+from ..core.shards import per_candidate
+from ..core.validate import check_beta, check_n_jobs
+from ..tokenizers import Tokenizer, TokenizerLike, get_tokenizer, ptb_tokenize
 
 __all__ = [
     "EMPTY_TOKEN",

@@ -1,6 +1,6 @@
 """Pure functions from pair statistics to scores.
 
-:mod:`sparsecider.engine` computes per-order statistics of every
+:mod:`sparsecider.core.engine` computes per-order statistics of every
 (candidate, reference) pair; here they become per-pair values (cosine, the
 CIDEr-D length penalty), per-candidate per-order values (mean over the
 image's references, times ``scale``), scores (mean over orders) and the
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._kernels.pairs import sum_by
+from .._kernels.pairs import sum_by
 
 if TYPE_CHECKING:
     from .engine import PairStatistics

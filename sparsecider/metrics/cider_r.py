@@ -35,19 +35,18 @@ import re
 
 import numpy as np
 
-from . import reduce
-from ._advice import advise, check_id_strings
-from ._checks import check_real
-from ._kernels.pairs import candidate_reference_pairs, column_pair_entries, sum_by
-from ._kernels.tokens import Tokens
-from ._stages import count_order, prepare
-from ._validate import check_n_jobs, check_options, warn_small_corpus
-from .api import Candidates, References
-from .corpus import Corpus, as_corpus
-from .engine import statistics
-from .frequencies import DocumentFrequencies
-from .result import CiderResult
-from .tokenizers import (
+from .._checks import check_real
+from .._kernels.pairs import candidate_reference_pairs, column_pair_entries, sum_by
+from .._kernels.tokens import Tokens
+from ..core import reduce
+from ..core.advice import advise, check_id_strings
+from ..core.corpus import Corpus, as_corpus
+from ..core.engine import statistics
+from ..core.frequencies import DocumentFrequencies
+from ..core.result import CiderResult
+from ..core.stages import count_order, prepare
+from ..core.validate import check_n_jobs, check_options, warn_small_corpus
+from ..tokenizers import (
     Tokenizer,
     TokenizerLike,
     get_tokenizer,
@@ -55,6 +54,7 @@ from .tokenizers import (
     split_whitespace,
     tokenize,
 )
+from .cider import Candidates, References
 
 __all__ = [
     "DEFAULTS",

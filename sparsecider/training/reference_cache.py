@@ -21,8 +21,8 @@ A batch then touches only its candidates and the entries of its own images
 them in the vocabulary (which gives their document frequencies), joins them
 with their images' entries by a binary search of (image, ``g``) among the
 batch's entries, and returns the engine's
-:class:`~sparsecider.engine.PairStatistics`, reduced to scores by
-:mod:`sparsecider.reduce` as everywhere.  Every sum adds the same terms in
+:class:`~sparsecider.core.engine.PairStatistics`, reduced to scores by
+:mod:`sparsecider.core.reduce` as everywhere.  Every sum adds the same terms in
 the same order as the engine (n-grams in key order), so the scores are
 bit-identical to :func:`sparsecider.cider_d_ids` and
 :func:`sparsecider.cider_d` with the same frequencies.
@@ -35,16 +35,16 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._kernels.arrays import exclusive_cumsum, ranges, smallest_uint
-from ._kernels.counts import count_columns
-from ._kernels.hashing import ngram_keys
-from ._kernels.lookup import bucket_index, bucket_positions
-from ._kernels.pairs import slot_norms
-from ._kernels.rows import padded_hashes, row_ngrams
-from ._kernels.tokens import Tokens
-from ._kernels.weights import apply_idf, idf
-from .engine import PairStatistics
-from .frequencies import DocumentFrequencies
+from .._kernels.arrays import exclusive_cumsum, ranges, smallest_uint
+from .._kernels.counts import count_columns
+from .._kernels.hashing import ngram_keys
+from .._kernels.lookup import bucket_index, bucket_positions
+from .._kernels.pairs import slot_norms
+from .._kernels.rows import padded_hashes, row_ngrams
+from .._kernels.tokens import Tokens
+from .._kernels.weights import apply_idf, idf
+from ..core.engine import PairStatistics
+from ..core.frequencies import DocumentFrequencies
 
 __all__ = ["BUCKET_BITS", "ReferenceCache"]
 
