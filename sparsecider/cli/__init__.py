@@ -36,7 +36,7 @@ from typing import TextIO
 import numpy as np
 
 from .._version import __version__
-from ..core.frequencies import NAMED, DocumentFrequencies
+from ..core.frequencies import DocumentFrequencies
 from ..core.progress import iterate
 from ..core.validate import SIGMA_RANGE, check_df
 from ..demo import EXAMPLE_FILES, PUBLISHED_CIDER_D, load_demo, write_examples
@@ -49,6 +49,7 @@ from ..io.captions import (
     read_candidates,
     read_references,
 )
+from ..io.named import NAMED
 from ..io.text import writes_to_stdout
 from ..metrics.bleu import bleu
 from ..metrics.cider import cider, cider_d

@@ -14,31 +14,21 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import math
-import re
 from collections.abc import Sequence
 from importlib import resources
-from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 
-from .._checks import MAX_N, check_bool, check_int
-from .._kernels.counts import count_columns, image_runs
-from .._kernels.docfreq import image_document_frequency
-from .._kernels.hashing import SCHEME, ngram_keys
-from .._kernels.lookup import bucket_index, lookup_buckets, merge_sorted
-from .._kernels.tokens import Tokens
-from .._version import __version__
-from ..io.dffile import read_df_file, write_df_file
-from ..tokenizers import TokenizerLike, split_whitespace, tokenize, tokenizer_name
-from ..tokenizers.ids import id_tokenizer_name, reference_id_tokens
-from .corpus import check_id, check_references, reference_id_rows
+from .._kernels.hashing import SCHEME
+from .._kernels.lookup import bucket_index, lookup_buckets
+from ..io.named import NAMED, check_name
+from .df_files import DocumentFrequencyFiles
+from .df_fit import DocumentFrequencyFit, merge_all
 
-__all__ = ["NAMED", "DocumentFrequencies", "check_name", "merge_all", "names"]
+__all__ = ["DocumentFrequencies"]
 
 
-class DocumentFrequencies:
+class DocumentFrequencies(DocumentFrequencyFit, DocumentFrequencyFiles):
     """Per-order n-gram document frequencies over a fixed set of images.
 
     Build with :meth:`from_references`, :meth:`load` or :meth:`from_pickle`;
@@ -139,123 +129,6 @@ class DocumentFrequencies:
                 self.min_count,
             ),
         )  # fmt: skip
-
-    # ---- construction ------------------------------------------------------
-
-    @classmethod
-    def from_references(
-        cls,
-        references: Sequence[Sequence[str]],
-        *,
-        n: int = 4,
-        tokenizer: TokenizerLike = "ptb",
-    ) -> DocumentFrequencies:
-        """Count, for every n-gram, the images with at least one reference containing it.
-
-        Parameters
-        ----------
-        references : list of list of str, or dict
-            The reference captions of each image (one entry per image).
-        n : int, default 4
-        tokenizer : {"ptb", "whitespace"} or callable, default "ptb"
-            As in :func:`sparsecider.cider_d`; all references are tokenized
-            as one sequence, image after image.
-
-        Examples
-        --------
-        "dog" is in two of the three images, however many of their
-        references hold it; "the" only in the first:
-
-        >>> refs = [["the dog runs", "a dog"], ["a dog sits"], ["a cat"]]
-        >>> df = DocumentFrequencies.from_references(refs, tokenizer="whitespace")
-        >>> from sparsecider.tokenizers import tokenize
-        >>> df.lookup(tokenize(["dog the cat bus"], "whitespace").hashes, 1).tolist()
-        [2.0, 1.0, 1.0, 0.0]
-        """
-        n = check_int("n", n, maximum=MAX_N)
-        ref_lists, _ = check_references(references)
-        flat = [r for refs in ref_lists for r in refs]
-        offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
-        np.cumsum([len(r) for r in ref_lists], out=offsets[1:])
-        return cls.from_tokens(
-            tokenize(flat, tokenizer), offsets, n=n, tokenizer=tokenizer_name(tokenizer)
-        )
-
-    @classmethod
-    def from_id_references(
-        cls,
-        references: object,
-        *,
-        eos: int,
-        pad: int | None = None,
-        include_eos: bool = False,
-        n: int = 4,
-    ) -> DocumentFrequencies:
-        """Fit on references given as token ids (see :func:`sparsecider.cider_d_ids`).
-
-        The n-grams are those of the space-joined decimal id strings: the
-        keys and counts equal :meth:`from_references` on those strings with
-        ``tokenizer="whitespace"`` (and the ``*-idxs`` legacy files when
-        ``include_eos=True``, which counted the end-of-sequence id).  The
-        table records what it counts, ``tokenizer="ids(eos=0)"`` (or
-        ``"ids(eos=0,with-eos)"``): the functions that score words refuse it
-        (but for space-joined id strings with ``tokenizer="whitespace"``), and
-        :func:`sparsecider.cider_d_ids` refuses another end-of-sequence policy.
-
-        Examples
-        --------
-        Two images of padded id sequences (0 ends a caption):
-
-        >>> refs = [[[5, 7, 0, 0], [5, 8, 0, 0]], [[9, 7, 0, 0]]]
-        >>> df = DocumentFrequencies.from_id_references(refs, eos=0)
-        >>> words = DocumentFrequencies.from_references(
-        ...     [["5 7", "5 8"], ["9 7"]], tokenizer="whitespace")
-        >>> df == words.renamed("ids", tokenizer="ids(eos=0)"), df.tokenizer
-        (True, 'ids(eos=0)')
-        """
-        n = check_int("n", n, maximum=MAX_N)
-        eos = check_id("eos", eos)
-        if pad is not None:
-            check_id("pad", pad)
-        include_eos = check_bool("include_eos", include_eos)
-        rows, counts = reference_id_rows(references)
-        tokens, offsets = reference_id_tokens(
-            rows, counts, eos=eos, pad=pad, include_eos=include_eos
-        )
-        return cls.from_tokens(tokens, offsets, n=n, tokenizer=id_tokenizer_name(eos, include_eos))
-
-    @classmethod
-    def from_tokens(
-        cls, tokens: Tokens, reference_offsets: np.ndarray, *, n: int, tokenizer: str
-    ) -> DocumentFrequencies:
-        """From tokenized references grouped by image (``reference_offsets``).
-
-        The kernel under :meth:`from_references`: per order, the count
-        matrix of :func:`sparsecider._kernels.counts.count_columns` and its image
-        document frequencies.
-
-        Examples
-        --------
-        >>> from sparsecider.tokenizers import tokenize
-        >>> tokens = tokenize(["a dog", "a cat", "a dog"], "whitespace")  # images: [0, 0], [1]
-        >>> df = DocumentFrequencies.from_tokens(
-        ...     tokens, np.array([0, 2, 3]), n=2, tokenizer="whitespace")
-        >>> df.n_images  # "a" and "dog" are in 2 images, "cat" in 1; "a dog" 2, "a cat" 1
-        2
-        >>> sorted(df.counts(1).tolist()), sorted(df.counts(2).tolist())
-        ([1, 2, 2], [1, 2])
-        """
-        n_images = int(reference_offsets.shape[0] - 1)
-        if n_images < 1:
-            raise ValueError("references is empty: document frequencies need at least one image")
-        keys, counts = [], []
-        image = np.repeat(np.arange(n_images, dtype=np.int64), np.diff(reference_offsets))
-        for order_keys, indptr in ngram_keys(tokens.hashes, tokens.lengths, n):
-            matrix, column_keys = count_columns(order_keys, indptr)
-            keys.append(column_keys)  # increasing
-            freq = image_document_frequency(matrix, image_runs(matrix, image))
-            counts.append(freq.astype(np.int64))  # whole numbers: image counts
-        return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source="references")
 
     # ---- queries -------------------------------------------------------------
 
@@ -487,27 +360,6 @@ class DocumentFrequencies:
             name=self.name, min_count=max(self.min_count, 2),
         )  # fmt: skip
 
-    def renamed(
-        self, name: str, *, tokenizer: str | None = None, source: str | None = None
-    ) -> DocumentFrequencies:
-        """The same frequencies under a name, which signatures show
-        (``NAME(n_images=...,sha=...)``); optionally with another tokenizer
-        label (e.g. ``"ptb"`` for references tokenized by PTB beforehand and
-        counted with ``"whitespace"``) or source.
-
-        Examples
-        --------
-        >>> df = DocumentFrequencies.from_references([["a dog"]], tokenizer="whitespace")
-        >>> df.renamed("my-train").name
-        'my-train'
-        """
-        return DocumentFrequencies(
-            self._keys, self._counts, n_images=self.n_images,
-            tokenizer=self.tokenizer if tokenizer is None else tokenizer,
-            source=self.source if source is None else source, name=name,
-            min_count=self.min_count,
-        )  # fmt: skip
-
     @classmethod
     def named(cls, name: str) -> DocumentFrequencies:
         """Frequencies shipped in the package, by name (loaded once per process).
@@ -542,237 +394,28 @@ class DocumentFrequencies:
             )
         return _load_named(name)
 
-    # ---- files ---------------------------------------------------------------
-
-    def save(self, path: str | Path | BinaryIO) -> Path | None:
-        """Write the versioned ``.npz`` file of :mod:`sparsecider.io.dffile`.
-
-        ``path`` may also be an open binary file (which stays open; returns
-        None), e.g. one from :func:`sparsecider.io.text.open_output`, which
-        writes a complete file or nothing.
-
-        Examples
-        --------
-        >>> import tempfile, pathlib
-        >>> df = DocumentFrequencies.from_references([["a dog"], ["a cat"]], tokenizer="whitespace")
-        >>> with tempfile.TemporaryDirectory() as tmp:
-        ...     path = df.save(pathlib.Path(tmp) / "coco-train.df.npz")
-        ...     DocumentFrequencies.load(path) == df
-        True
-        """
-        meta = {
-            "n": self.n,
-            "n_images": self.n_images,
-            "tokenizer": self.tokenizer,
-            "hashing": SCHEME,
-            "library_version": __version__,
-            "source": self.source,
-            "name": self.name,
-            "min_count": self.min_count,
-        }
-        return write_df_file(path, self._keys, self._counts, meta)
-
-    @classmethod
-    def load(cls, path: str | Path) -> DocumentFrequencies:
-        """Read a file written by :meth:`save` (never unpickles anything).
-
-        Raises ``ValueError`` naming the file for anything else, including
-        frequencies saved under another hashing scheme (see :meth:`save`
-        for an example).
-
-        Examples
-        --------
-        >>> import tempfile, pathlib
-        >>> with tempfile.TemporaryDirectory() as tmp:
-        ...     bad = pathlib.Path(tmp) / "notes.npz"
-        ...     _ = bad.write_text("not an archive")
-        ...     DocumentFrequencies.load(bad)
-        Traceback (most recent call last):
-        ...
-        ValueError: .../notes.npz: not a sparsecider document frequency file (...)
-        """
-        keys, counts, meta = read_df_file(path, hashing=SCHEME)
-        try:
-            return cls(
-                keys, counts, n_images=int(meta["n_images"]), tokenizer=meta.get("tokenizer", ""),
-                source=meta.get("source", str(path)), name=meta.get("name"),
-                min_count=int(meta.get("min_count", 1)),
-            )  # fmt: skip
-        except ValueError as err:
-            raise ValueError(f"{path}: {err}") from None
-
-    @classmethod
-    def from_pickle(
-        cls, path: str | Path, *, n_images: int | None = None, tokenizer: str | None = None
+    def renamed(
+        self, name: str, *, tokenizer: str | None = None, source: str | None = None
     ) -> DocumentFrequencies:
-        """Import a legacy pickle of the CIDEr / self-critical training code.
+        """The same frequencies under a name, which signatures show
+        (``NAME(n_images=...,sha=...)``); optionally with another tokenizer
+        label (e.g. ``"ptb"`` for references tokenized by PTB beforehand and
+        counted with ``"whitespace"``) or source.
 
-        Reads the three layouts of the CIDEr authors' and the self-critical
-        training code's files through a restricted
-        unpickler (see :mod:`sparsecider.io.legacy`):
 
-        - ``{ngram_tuple: df}``: give ``n_images`` (COCO val's 40,504 when
-          omitted, as the code that wrote these files assumed);
-        - ``{"document_frequency": {...}, "ref_len": N}``;
-        - ``{"df": {...}, "ref_len": log(N)}``.
-
-        n-gram tuples hold words, or vocabulary indices as strings
-        (``("12", "5")``) in the ``*-idxs`` files; scored with
-        :func:`sparsecider.cider_d_ids` or on space-joined id strings.
-        ``tokenizer`` (what the table records it counts) is found from the
-        n-grams unless given: token ids when every token is a decimal
-        number, ``"ids(eos=0,with-eos)"`` when the id 0 is in every image
-        (the self-critical code appends the end-of-sequence id 0 to every
-        reference before counting), else ``"ids"`` (end-of-sequence policy
-        unknown, accepted by every :func:`sparsecider.cider_d_ids` call);
-        ``"whitespace"`` for words (tokenized beforehand).
 
         Examples
         --------
-        >>> import pickle, tempfile, pathlib
-        >>> words = {("a",): 2.0, ("dog",): 1.0, ("a", "dog"): 1.0}
-        >>> ids = {("5",): 1, ("0",): 2, ("5", "0"): 1}  # every reference ends with 0
-        >>> with tempfile.TemporaryDirectory() as tmp:
-        ...     for name, table in (("coco-train-words.p", words), ("coco-train-idxs.p", ids)):
-        ...         path = pathlib.Path(tmp) / name
-        ...         _ = path.write_bytes(pickle.dumps({"document_frequency": table, "ref_len": 2}))
-        ...         df = DocumentFrequencies.from_pickle(path)
-        ...         print(df.n, df.n_images, len(df), df.tokenizer)
-        2 2 3 whitespace
-        2 2 3 ids(eos=0,with-eos)
+        >>> df = DocumentFrequencies.from_references([["a dog"]], tokenizer="whitespace")
+        >>> df.renamed("my-train").name
+        'my-train'
         """
-        from ..io.legacy import read_legacy_df
-
-        table, found_images = read_legacy_df(path, n_images=n_images)
-        try:
-            return cls.from_ngram_counts(
-                table, n_images=found_images, tokenizer=tokenizer,
-                source=f"pickle:{Path(path).name}",
-            )  # fmt: skip
-        except ValueError as err:
-            raise ValueError(f"{path}: {err}") from None
-
-    @classmethod
-    def from_ngram_counts(
-        cls, table: dict, *, n_images: int, tokenizer: str | None = "whitespace", source: str = ""
-    ) -> DocumentFrequencies:
-        """From ``{tuple_of_tokens: count}`` (counts of 0 are dropped: they
-        weigh exactly like unseen n-grams).  ``tokenizer=None``: found from
-        the n-grams, as :meth:`from_pickle` describes.
-
-        Examples
-        --------
-        >>> table = {("a",): 2, ("dog",): 1, ("cat",): 1, ("a", "dog"): 1, ("a", "cat"): 1}
-        >>> df = DocumentFrequencies.from_ngram_counts(table, n_images=2)
-        >>> df == DocumentFrequencies.from_references(
-        ...     [["a dog"], ["a cat"]], n=2, tokenizer="whitespace")
-        True
-        """
-
-        by_order: dict[int, tuple[list[str], list[float]]] = {}
-        for gram, count in table.items():
-            if not isinstance(gram, tuple) or not gram or not all(isinstance(t, str) for t in gram):
-                # the types only: printing a malformed key may not end (a 5,000-digit int)
-                what = type(gram).__name__
-                if isinstance(gram, tuple):
-                    what += " of " + ", ".join(type(t).__name__ for t in gram[:4])
-                raise ValueError(f"n-gram keys must be non-empty tuples of strings, found a {what}")
-            if len(gram) > MAX_N:
-                raise ValueError(
-                    f"n-gram {gram[:3]!r:.60}... has {len(gram)} tokens; document frequencies "
-                    f"go up to order {MAX_N}"
-                )
-            if not isinstance(count, int | float) or isinstance(count, bool):
-                raise ValueError(f"n-gram {gram!r:.60} has a count of type {type(count).__name__}")
-            # a whole number in range (ints compared exactly: 10**400 has no float)
-            whole = isinstance(count, int) or (math.isfinite(count) and count == int(count))
-            if not whole or count < 0 or count > n_images:
-                big = isinstance(count, int) and count.bit_length() > 64
-                shown = f"of {count.bit_length()} bits" if big else count
-                raise ValueError(f"n-gram {gram!r:.60} has count {shown}, not in 0..{n_images}")
-            if count == 0:
-                continue
-            joined = " ".join(gram)
-            if len(joined.split()) != len(gram):
-                raise ValueError(f"n-gram {gram!r:.60} holds an empty token or whitespace")
-            texts, values = by_order.setdefault(len(gram), ([], []))
-            texts.append(joined)
-            values.append(count)
-        if not by_order:
-            raise ValueError("no n-gram with a positive count")
-        if tokenizer is None:
-            tokenizer = _legacy_tokenizer(by_order, n_images)
-        n = max(by_order)
-        keys, counts = [], []
-        for k in range(1, n + 1):
-            texts, values = by_order.get(k, ([], []))
-            tokens = split_whitespace(texts)
-            # every text has exactly k tokens: its only k-gram is the last order's key
-            *_, (order_keys, _) = ngram_keys(tokens.hashes, tokens.lengths, k)
-            uniq, inverse = np.unique(order_keys, return_inverse=True)
-            keys.append(uniq)
-            summed = np.bincount(inverse, weights=np.asarray(values, dtype=np.float64))
-            counts.append(summed.astype(np.int64))  # whole numbers (checked above)
-        return cls(keys, counts, n_images=n_images, tokenizer=tokenizer, source=source)
-
-
-#: Frequencies shipped in the package: name -> file (in ``sparsecider/data``),
-#: the content hash that pins it, and where it comes from (``df info NAME``).
-NAMED: dict[str, dict] = {
-    "coco-val2014": {
-        "file": "coco-val2014.df.npz",
-        "sha": "f20d914b",
-        "n_images": 40504,
-        "tokenizer": "ptb",  # metadata the content hash does not cover, pinned here
-        "min_count": 2,
-        "description": (
-            "COCO val 2014: all 40,504 images x all 202,654 reference captions, PTB-tokenized "
-            "as the reference pipeline does (the CIDEr authors' coco-val-df), n = 1..4; "
-            "n-grams seen in one image left out (scores unchanged)"
-        ),
-        "source": "coco-val2014 (benchmarks/make_named_df.py)",
-        "credit": (
-            "Derived from the MS-COCO 2014 caption annotations, CC BY 4.0 "
-            "(Lin et al. 2014, 'Microsoft COCO: Common Objects in Context'; "
-            "Chen et al. 2015, 'Microsoft COCO Captions')"
-        ),
-    },
-}
-
-
-_NAME_FORBIDDEN = "|()\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
-
-
-def check_name(name: object) -> str:
-    """A table's name, checked: it becomes a field of signatures, so it may
-    hold neither ``|`` nor brackets nor a line break.
-
-    Examples
-    --------
-    >>> check_name("my-train")
-    'my-train'
-    >>> check_name("coco|x")
-    Traceback (most recent call last):
-    ...
-    ValueError: name must be a non-empty string without '|', '(', ')' or line breaks, got 'coco|x'
-    """
-    if not isinstance(name, str) or not name or any(c in _NAME_FORBIDDEN for c in name):
-        raise ValueError(
-            "name must be a non-empty string without '|', '(', ')' or line breaks, "
-            f"got {name!r:.80}"
-        )
-    return name
-
-
-def names() -> list[str]:
-    """The names of the frequencies shipped in the package (:meth:`DocumentFrequencies.named`).
-
-    Examples
-    --------
-    >>> names()
-    ['coco-val2014']
-    """
-    return list(NAMED)
+        return DocumentFrequencies(
+            self._keys, self._counts, n_images=self.n_images,
+            tokenizer=self.tokenizer if tokenizer is None else tokenizer,
+            source=self.source if source is None else source, name=name,
+            min_count=self.min_count,
+        )  # fmt: skip
 
 
 @functools.cache
@@ -786,62 +429,6 @@ def _load_named(name: str) -> DocumentFrequencies:
             f"{df.digest}, expected {entry['sha']}); reinstall sparsecider"
         )
     return df
-
-
-def merge_all(
-    parts: Sequence[DocumentFrequencies], *, consume: bool = False
-) -> DocumentFrequencies | None:
-    """The sum of frequencies fitted on disjoint sets of images (None for none),
-    in one k-way merge per order (see :func:`merge_sorted`).
-
-    Preconditions: all have the same ``n`` and tokenizer (as
-    :meth:`DocumentFrequencies.merge` checks).  ``consume=True`` is for
-    partial tables no one else holds (the streaming fit's): each part's
-    arrays are dropped as soon as they are merged, so the peak is the parts
-    plus one order of the result, not the parts plus the whole result; the
-    parts are unusable afterwards.
-    """
-    if not parts:
-        return None
-    first = parts[0]
-    if len(parts) == 1:
-        return first
-    n, n_images, tokenizer = first.n, sum(p.n_images for p in parts), first.tokenizer
-    held_keys = [list(p._keys) for p in parts]
-    held_counts = [list(p._counts) for p in parts]
-    if consume:  # the parts (frozen) give up their arrays: only held_* refer to them
-        for p in parts:
-            object.__setattr__(p, "_keys", ())
-            object.__setattr__(p, "_counts", ())
-    keys, counts = [], []
-    for k in range(n):
-        order_keys = [held[k] for held in held_keys]
-        order_counts = [held[k] for held in held_counts]
-        if consume:
-            for held in (*held_keys, *held_counts):
-                held[k] = None
-        merged = merge_sorted(order_keys, order_counts, consume=consume)
-        del order_keys, order_counts
-        keys.append(merged[0])
-        counts.append(merged[1])
-    return DocumentFrequencies(
-        keys, counts, n_images=n_images, tokenizer=tokenizer, source="merged"
-    )
-
-
-_DECIMAL_TEXTS = re.compile(r"[0-9 \n-]*")
-
-
-def _legacy_tokenizer(by_order: dict[int, tuple[list[str], list]], n_images: int) -> str:
-    """What a legacy table counts: token ids (``ids(...)``) when every token
-    is a decimal number, else words (``"whitespace"``)."""
-    texts = "\n".join(text for order_texts, _ in by_order.values() for text in order_texts)
-    if not _DECIMAL_TEXTS.fullmatch(texts):
-        return "whitespace"
-    unigrams, counts = by_order.get(1, ([], []))
-    # the self-critical code appends the end-of-sequence id 0 to every reference
-    in_every_image = any(u == "0" and c == n_images for u, c in zip(unigrams, counts, strict=True))
-    return "ids(eos=0,with-eos)" if in_every_image else "ids"
 
 
 def _rebuild(

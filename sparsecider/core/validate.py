@@ -17,9 +17,10 @@ import warnings
 from dataclasses import dataclass
 
 from .._checks import MAX_N, check_int, check_real
+from ..io.named import NAMED
 from ..tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 from ..tokenizers.ids import counts_ids
-from .frequencies import NAMED, DocumentFrequencies
+from .frequencies import DocumentFrequencies
 from .result import Signature
 
 __all__ = [

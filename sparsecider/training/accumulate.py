@@ -34,9 +34,10 @@ from ..core import reduce
 from ..core.advice import advise, check_id_strings
 from ..core.corpus import as_corpus
 from ..core.engine import token_statistics
-from ..core.frequencies import NAMED, DocumentFrequencies
+from ..core.frequencies import DocumentFrequencies
 from ..core.result import CiderResult
 from ..core.validate import check_beta, check_options, warn_small_corpus
+from ..io.named import NAMED
 from ..metrics.bleu import BleuStatistics, bleu_result, corpus_statistics
 from ..metrics.rouge import rouge_l_result, rouge_l_statistics, rouge_l_tokenizer
 from ..tokenizers import TokenizerLike, get_tokenizer
