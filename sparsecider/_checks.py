@@ -17,6 +17,7 @@ import numpy as np
 
 __all__ = [
     "MAX_N",
+    "SIGMA_RANGE",
     "check_bool",
     "check_int",
     "check_real",
@@ -28,6 +29,12 @@ __all__ = [
 #: The highest n-gram order accepted anywhere (CIDEr uses 4; cost and memory
 #: grow linearly with n, so a typo such as n=10**6 must not start the work).
 MAX_N = 64
+
+
+#: The range of CIDEr-D's ``sigma``: beyond it ``sigma**2`` under- or overflows
+#: (here, not in the validator, so that the command line's parser can read it
+#: without importing the core).
+SIGMA_RANGE = (1e-150, 1e150)
 
 
 def type_name(x: object) -> str:

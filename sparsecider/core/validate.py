@@ -16,7 +16,7 @@ import os
 import warnings
 from dataclasses import dataclass
 
-from .._checks import MAX_N, check_int, check_real
+from .._checks import MAX_N, SIGMA_RANGE, check_int, check_real
 from ..io.named import NAMED
 from ..tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 from ..tokenizers.ids import counts_ids
@@ -25,7 +25,6 @@ from .result import Signature
 
 __all__ = [
     "BETA_RANGE",
-    "SIGMA_RANGE",
     "SMALL_CORPUS",
     "Options",
     "SmallCorpusWarning",
@@ -250,9 +249,6 @@ def check_options(
         check_df_kind(frequencies, resolved.name, ids)
     return Options(n, sigma, scale, resolved, frequencies)
 
-
-#: The range of ``sigma``: beyond it ``sigma**2`` under- or overflows.
-SIGMA_RANGE = (1e-150, 1e150)
 
 #: The range of ROUGE-L's ``beta``: beyond it ``beta**2`` (and ``1 + beta**2``)
 #: overflows or vanishes, as for ``sigma``.
