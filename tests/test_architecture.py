@@ -164,7 +164,10 @@ def test_kernels_and_primitive_checks_import_nothing_above_them():
             assert above == [], f"{mod} imports {above}"
 
 
-@pytest.mark.parametrize("module", ["sparsecider/__init__.py", "sparsecider/cli/__init__.py", "sparsecider/cli/parser.py"])
+@pytest.mark.parametrize(
+    "module",
+    ["sparsecider/__init__.py", "sparsecider/cli/__init__.py", "sparsecider/cli/parser.py"],
+)
 def test_version_lives_in_its_own_module(module):
     path = PACKAGE.parent / module
     tree = ast.parse(path.read_text(encoding="utf-8"))

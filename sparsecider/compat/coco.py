@@ -8,7 +8,7 @@ import shutil
 import warnings
 from collections.abc import Mapping
 
-from ..io.captions import load_annotations, load_results
+from ..io.coco import load_annotations, load_results
 from .bleu_rouge import Bleu, Rouge
 from .cider import Cider
 from .tokenizer import PTBTokenizer
