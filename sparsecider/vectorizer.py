@@ -10,11 +10,11 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._checks import check_real
+from ._checks import caption_list, check_real
 from ._kernels.hashing import ngram_keys
 from ._kernels.weights import idf
 from .core import reduce
-from .core.corpus import Corpus, as_corpus, caption_list, documents
+from .core.corpus import Corpus, as_corpus, documents
 from .core.engine import statistics
 from .core.frequencies import DocumentFrequencies
 from .core.result import CiderResult

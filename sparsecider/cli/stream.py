@@ -6,7 +6,7 @@ import json
 import time
 
 from ..io.captions import check_output
-from .common import UsageError, load_df, summary_stream
+from .common import UsageError, load_df, summary, summary_stream
 from .df import describe_df, save_df
 
 __all__ = ["run_stream"]
@@ -31,9 +31,9 @@ def run_stream(args) -> int:
             n_jobs=args.n_jobs, progress=args.progress,
         )  # fmt: skip
         save_df(fitted, args.output)
-        summary = describe_df(fitted, args.output)
-        summary["seconds"] = round(time.perf_counter() - start, 3)
-        print(json.dumps(summary, indent=2), file=out)
+        described = describe_df(fitted, args.output)
+        described["seconds"] = round(time.perf_counter() - start, 3)
+        print(json.dumps(described, indent=2), file=out)
         return 0
     start = time.perf_counter()
     if args.metric == "cider":

@@ -20,7 +20,7 @@ from itertools import chain
 
 import numpy as np
 
-from .._checks import describe_keys, int_array, type_name
+from .._checks import describe_keys, int_array, is_sequence, type_name
 
 __all__ = [
     "Corpus",
@@ -28,7 +28,6 @@ __all__ = [
     "as_candidate_sets",
     "as_corpus",
     "candidate_list",
-    "caption_list",
     "check_id",
     "check_record",
     "check_references",
@@ -71,16 +70,6 @@ class Corpus:
     @property
     def n_images(self) -> int:
         return int(self.reference_offsets.shape[0] - 1)
-
-
-def _is_sequence(x: object) -> bool:
-    """A list-like of items: a sequence, a numpy array, or a 1-D pandas
-    Series/Index (recognised by duck typing; pandas is not a dependency)."""
-    if isinstance(x, str | bytes):
-        return False
-    if isinstance(x, Sequence | np.ndarray):
-        return True
-    return hasattr(x, "to_numpy") and getattr(x, "ndim", None) == 1 and not isinstance(x, Mapping)
 
 
 def _same(x: object, y: object) -> bool:
@@ -130,7 +119,7 @@ def check_same_index(candidates: object, references: object) -> None:
 def _strings(value: object, where: str, *, expected: str, if_empty: str) -> list[str]:
     """The items of a non-empty list-like of strings, each checked; the
     messages name ``where`` and the item."""
-    if not _is_sequence(value):
+    if not is_sequence(value):
         raise TypeError(f"{where} must be {expected}, got {type_name(value)}")
     items = list(value)
     if not items:
@@ -164,28 +153,6 @@ def reference_list(value: object, where: str) -> list[str]:
     )  # fmt: skip
 
 
-def caption_list(value: object, name: str) -> list[str]:
-    """A flat list of caption strings, checked item by item.
-
-    Examples
-    --------
-    >>> caption_list("a dog", "X")
-    Traceback (most recent call last):
-    ...
-    TypeError: X must be a list of caption strings, got str; wrap a single caption as [caption]
-    """
-    if isinstance(value, str) or not _is_sequence(value):
-        raise TypeError(
-            f"{name} must be a list of caption strings, got {type_name(value)}; "
-            "wrap a single caption as [caption]"
-        )
-    out = list(value)
-    for i, item in enumerate(out):
-        if not isinstance(item, str):
-            raise TypeError(f"{name}[{i}] must be a string, got {type_name(item)}")
-    return out
-
-
 def documents(value: object) -> list[list[str]]:
     """Training documents: a list of reference lists (one per image), or a
     list of strings (each its own document).
@@ -195,7 +162,7 @@ def documents(value: object) -> list[list[str]]:
     >>> documents(["a dog", "a cat"]), documents([["a dog", "the dog"]])
     ([['a dog'], ['a cat']], [['a dog', 'the dog']])
     """
-    if isinstance(value, str) or not _is_sequence(value):
+    if isinstance(value, str) or not is_sequence(value):
         raise TypeError(
             "fit takes a list of reference lists (one per image) or a list of captions, "
             f"got {type_name(value)}"
@@ -231,7 +198,7 @@ def check_references(
         if _plain_lists(values):
             return values, ids
         return [reference_list(references[k], f"{name}[{k!r}]") for k in ids], ids
-    if not _is_sequence(references):
+    if not is_sequence(references):
         raise TypeError(
             f"{name} must be a list of reference lists (one per image) or a dict "
             f"from image id to a list of references, got {type_name(references)}"
@@ -290,7 +257,7 @@ def as_corpus(candidates: object, references: object) -> Corpus:
             f"candidates is a {type_name(candidates)} but references is a {type_name(references)}; "
             "pass both as dicts keyed by image id, or both as aligned lists"
         )
-    if not cand_is_map and not _is_sequence(candidates):
+    if not cand_is_map and not is_sequence(candidates):
         raise TypeError(
             f"candidates must be a list of strings (one per image), a list of lists of "
             f"strings, or a dict from image id to a string, got {type_name(candidates)}"
@@ -372,7 +339,7 @@ def as_candidate_sets(candidate_sets: object, name: str = "candidate_sets") -> C
     TypeError: candidate_sets[1] is a string; give each image a list of its candidates ...
     """
     if isinstance(candidate_sets, str | bytes) or not (
-        isinstance(candidate_sets, Mapping) or _is_sequence(candidate_sets)
+        isinstance(candidate_sets, Mapping) or is_sequence(candidate_sets)
     ):
         raise TypeError(
             f"{name} must be a list of caption lists (one per image) or a dict from image id "

@@ -21,15 +21,13 @@ from .registry import (
     Tokenizer,
     TokenizerLike,
     get_tokenizer,
-    lookahead_captions,
-    lookahead_complete,
     registered,
     resolve_tokenizer,
     tokenize,
-    tokenize_slice,
     tokenizer_name,
     tokens,
 )
+from .slices import lookahead_captions, lookahead_complete, tokenize_slice
 from .whitespace import split_whitespace
 
 __all__ = [

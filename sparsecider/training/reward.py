@@ -21,11 +21,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._checks import MAX_N, check_bool, check_int, int_array
+from .._checks import MAX_N, caption_list, check_bool, check_int, int_array
 from .._kernels.tokens import Tokens
 from ..core import reduce
 from ..core.advice import check_id_strings
-from ..core.corpus import caption_list, check_id, check_references, reference_id_rows
+from ..core.corpus import check_id, check_references, reference_id_rows
 from ..core.frequencies import DocumentFrequencies
 from ..core.result import CiderResult
 from ..core.validate import check_options
