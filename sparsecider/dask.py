@@ -58,9 +58,9 @@ import numpy as np
 
 from ._checks import MAX_N, check_int
 from .core.advice import advise, check_id_strings, sample
-from .core.corpus import Record, check_record, duplicate_id
 from .core.df_fit import merge_all
 from .core.frequencies import DocumentFrequencies
+from .core.records import Record, check_record, duplicate_id
 from .core.result import CiderResult
 from .core.stages import no_reference_words
 from .core.validate import Options, check_options, warn_small_corpus

@@ -77,10 +77,10 @@ import numpy as np
 
 from ._checks import MAX_N, check_int
 from .core.advice import advise, check_id_strings, sample
-from .core.corpus import Record, check_record, unique_ids
 from .core.df_fit import merge_all
 from .core.frequencies import DocumentFrequencies
 from .core.progress import check_progress, iterate
+from .core.records import Record, check_record, unique_ids
 from .core.result import CiderResult
 from .core.stages import no_reference_words
 from .core.validate import check_n_jobs, check_options, warn_small_corpus

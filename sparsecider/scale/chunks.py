@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import reduce
-from ..core.corpus import Record, corpus_from_records
 from ..core.engine import token_statistics
 from ..core.frequencies import DocumentFrequencies
+from ..core.records import Record, corpus_from_records
 from ..core.validate import Options
 from ..tokenizers import Tokenizer, lookahead_captions, tokenize_slice
 
