@@ -57,13 +57,13 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 import numpy as np
 
 from ._checks import MAX_N, check_int
-from .core.advice import advise, check_id_strings, sample
+from .core.advice import advise, check_id_strings, sample, warn_small_corpus
 from .core.df_fit import merge_all
 from .core.frequencies import DocumentFrequencies
 from .core.records import Record, check_record, duplicate_id
 from .core.result import CiderResult
 from .core.stages import no_reference_words
-from .core.validate import Options, check_options, warn_small_corpus
+from .core.validate import Options, check_options
 from .io.records import as_record, read_jsonl
 from .scale.chunks import Chunk, fit_chunk, score_chunk
 from .tokenizers import (

@@ -203,7 +203,10 @@ def steps(corpus: Corpus, *, n: int, n_jobs: int = 1) -> int:
     >>> steps(as_corpus(["a dog"], [["a dog"]]), n=4)  # tokenize, hash, 4 x (count, score)
     10
     """
-    n_shards = len(shard_bounds(corpus.reference_offsets, _n_shards(corpus, n_jobs)))
+    return _steps(len(shard_bounds(corpus.reference_offsets, _n_shards(corpus, n_jobs))), n)
+
+
+def _steps(n_shards: int, n: int) -> int:
     return 2 + 2 * n if n_shards == 1 else n_shards * (1 + 2 * n)
 
 
@@ -230,7 +233,7 @@ def statistics(
     """
     bounds = shard_bounds(corpus.reference_offsets, _n_shards(corpus, n_jobs))
     if progress is not None:
-        progress.start(steps(corpus, n=n, n_jobs=n_jobs))
+        progress.start(_steps(len(bounds), n))
     if len(bounds) > 1:
         return _statistics_in_shards(
             corpus, bounds, n=n, clip=clip, tokenizer=tokenizer, df=df, progress=progress

@@ -25,7 +25,6 @@ from .result import Signature
 
 __all__ = [
     "BETA_RANGE",
-    "SMALL_CORPUS",
     "Options",
     "SmallCorpusWarning",
     "TokenizerWarning",
@@ -34,7 +33,6 @@ __all__ = [
     "check_df_kind",
     "check_n_jobs",
     "check_options",
-    "warn_small_corpus",
 ]
 
 
@@ -319,45 +317,3 @@ class TokenizerWarning(UserWarning):
     under ``"ptb"``, frequencies of another tokenizer, captions that are
     not tokenized as the frequencies' were).  Make it an error with
     ``warnings.simplefilter("error", sparsecider.TokenizerWarning)``."""
-
-
-#: Below this many images, ``df="corpus"`` warns (:func:`warn_small_corpus`):
-#: on COCO val, the median corpus score of random subsets of 2 to 99 images is
-#: 13-26% away from the same captions scored with the frequencies of all 40,504
-#: images (5.3% at 1,000 images, 1.5% at 5,000; the README's table,
-#: ``benchmarks/small_sets.py``).
-SMALL_CORPUS = 100
-
-
-def warn_small_corpus(
-    n_images: int, df: DocumentFrequencies | None, stacklevel: int = 4, *, ids: bool = False
-) -> None:
-    """Warn when document frequencies come from so few images that the scores
-    mean little: one image scores 0 (every idf is log 1 = 0), fewer than
-    :data:`SMALL_CORPUS` images are unstable.  Each warning names the fix:
-    for token ids (``ids=True``) frequencies fitted on the training ids, for
-    captions also the shipped ``df="coco-val2014"``.  Callers warn once the
-    scores exist, so no warning comes before an error."""
-    if df is not None or n_images >= SMALL_CORPUS:
-        return
-    if ids:
-        fix = (
-            "fit frequencies on the training references once "
-            "(DocumentFrequencies.from_id_references) and pass df="
-        )
-    else:
-        fix = "use df='coco-val2014' (COCO-like captions) or frequencies of a larger corpus"
-    if n_images == 1:
-        warnings.warn(
-            "scoring a single image with df='corpus' gives 0: every idf is "
-            f"log(1) - log(1) = 0; {fix}",
-            UserWarning,
-            stacklevel=stacklevel,
-        )
-        return
-    warnings.warn(
-        f"scoring {n_images} images with df='corpus': frequencies of fewer than "
-        f"{SMALL_CORPUS} images make scores unstable (13-26% off on COCO val); {fix}",
-        SmallCorpusWarning,
-        stacklevel=stacklevel,
-    )

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..core import reduce
-from ..core.advice import advise, check_id_strings
+from ..core.advice import advise, check_id_strings, warn_small_corpus
 from ..core.corpus import Corpus, as_corpus
 from ..core.engine import statistics
 from ..core.frequencies import DocumentFrequencies
 from ..core.progress import Progress, check_progress
 from ..core.progress import bar as progress_bar
-from ..core.result import CiderResult
-from ..core.validate import Options, check_n_jobs, check_options, warn_small_corpus
+from ..core.result import CiderResult, Signature
+from ..core.validate import Options, check_n_jobs, check_options
 from ..tokenizers import TokenizerLike
 
 __all__ = ["cider", "cider_d", "score_corpus"]
@@ -32,13 +32,15 @@ References = Sequence[Sequence[str]] | Mapping[object, Sequence[str]]
 
 def score_corpus(
     corpus: Corpus, options: Options, *, n_jobs: int = 1, progress: Progress | None = None,
-    stacklevel: int = 1,
+    stacklevel: int = 1, signature: Signature | None = None,
 ) -> CiderResult:  # fmt: skip
     """Score a normalised corpus with checked options, in ``n_jobs`` threads
     (``progress``: see :func:`sparsecider.core.engine.statistics`).  A
     :class:`~sparsecider.SmallCorpusWarning` or
     :class:`~sparsecider.TokenizerWarning` points ``stacklevel`` frames above
     the caller (1: the caller's caller, the user of a public function).
+    ``signature``: ``options.signature(corpus.n_images)``, when the caller
+    has made it already.
 
     Examples
     --------
@@ -52,21 +54,24 @@ def score_corpus(
     Image 0 matches its reference in orders 1-3 (cosine 1) and has no
     4-gram: 10 * 3 / 4.  Image 1 shares only "a", whose idf is 0.
     """
+    n_images = corpus.n_images
+    if signature is None:
+        signature = options.signature(n_images)
     check_id_strings(corpus.candidates, options.df)
     stats = statistics(
         corpus, n=options.n, clip=options.clip, tokenizer=options.tokenizer, df=options.df,
         n_jobs=n_jobs, progress=progress,
     )  # fmt: skip
     # advice once the scores exist: no warning just before an error
-    warn_small_corpus(corpus.n_images, options.df, stacklevel=3 + stacklevel)
+    warn_small_corpus(n_images, options.df, stacklevel=3 + stacklevel)
     advise(
         corpus.candidates, corpus.references, options.tokenizer, options.df,
         stacklevel=1 + stacklevel,
     )  # fmt: skip
     return CiderResult.from_per_order(
         reduce.per_order_values(stats, options.sigma, options.scale),
-        signature=options.signature(corpus.n_images),
-        n_images=corpus.n_images,
+        signature=signature,
+        n_images=n_images,
         image_index=corpus.candidate_image,
         ids=corpus.ids,
         df=options.df,
@@ -217,8 +222,11 @@ def _score(
     jobs = check_n_jobs(n_jobs)
     show = check_progress(progress)
     corpus = as_corpus(candidates, references)
-    bar = progress_bar(show, options.signature(corpus.n_images).metric)
+    signature = options.signature(corpus.n_images)
+    bar = progress_bar(show, signature.metric)
     try:
-        return score_corpus(corpus, options, n_jobs=jobs, progress=bar, stacklevel=2)
+        return score_corpus(
+            corpus, options, n_jobs=jobs, progress=bar, stacklevel=2, signature=signature
+        )
     finally:
         bar.close()

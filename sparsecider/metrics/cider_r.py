@@ -39,13 +39,13 @@ from .._checks import check_real
 from .._kernels.pairs import candidate_reference_pairs, column_pair_entries, sum_by
 from .._kernels.tokens import Tokens
 from ..core import reduce
-from ..core.advice import advise, check_id_strings
+from ..core.advice import advise, check_id_strings, warn_small_corpus
 from ..core.corpus import Corpus, as_corpus
 from ..core.engine import statistics
 from ..core.frequencies import DocumentFrequencies
 from ..core.result import CiderResult
 from ..core.stages import count_order, prepare
-from ..core.validate import check_n_jobs, check_options, warn_small_corpus
+from ..core.validate import check_n_jobs, check_options
 from ..tokenizers import (
     Tokenizer,
     TokenizerLike,

@@ -18,12 +18,12 @@ import numpy as np
 
 from .._kernels.pairs import sum_by
 from ..core import reduce
-from ..core.advice import advise, check_id_strings
+from ..core.advice import advise, check_id_strings, warn_small_corpus
 from ..core.corpus import Corpus, as_candidate_sets, as_corpus
 from ..core.engine import no_reference_words, statistics
 from ..core.frequencies import DocumentFrequencies
 from ..core.result import Signature
-from ..core.validate import Options, check_n_jobs, check_options, warn_small_corpus
+from ..core.validate import Options, check_n_jobs, check_options
 from ..tokenizers import TokenizerLike
 from .cider import References, score_corpus
 

@@ -31,12 +31,12 @@ from .._kernels.arrays import exclusive_cumsum
 from .._kernels.hashing import SCHEME
 from .._kernels.tokens import Tokens
 from ..core import reduce
-from ..core.advice import advise, check_id_strings
+from ..core.advice import advise, check_id_strings, warn_small_corpus
 from ..core.corpus import as_corpus
 from ..core.engine import token_statistics
 from ..core.frequencies import DocumentFrequencies
 from ..core.result import CiderResult
-from ..core.validate import check_beta, check_options, warn_small_corpus
+from ..core.validate import check_beta, check_options
 from ..io.named import NAMED
 from ..metrics.bleu import BleuStatistics, bleu_result, corpus_statistics
 from ..metrics.rouge import rouge_l_result, rouge_l_statistics, rouge_l_tokenizer

@@ -14,11 +14,12 @@ import numpy as np
 
 from .._checks import check_bool, int_array
 from ..core import reduce
+from ..core.advice import warn_small_corpus
 from ..core.corpus import check_id, reference_id_rows
 from ..core.engine import token_statistics
 from ..core.frequencies import DocumentFrequencies
 from ..core.result import CiderResult
-from ..core.validate import check_options, warn_small_corpus
+from ..core.validate import check_options
 from ..tokenizers.ids import id_sequences, id_tokenizer_name, id_tokens, reference_id_tokens
 
 __all__ = ["cider_d_ids"]
