@@ -13,7 +13,7 @@ from .._checks import SIGMA_RANGE
 from .._version import __version__
 from ..io.captions import FORMATS
 from ..io.named import NAMED
-from ..significance import MAX_RESAMPLES
+from ..significance import DEFAULT_SEED, MAX_RESAMPLES
 from ..tokenizers import registered
 from .common import SCORE_METRICS
 
@@ -168,8 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--bootstrap", type=_resamples, metavar="N",
                        help="percentile bootstrap confidence interval over N resamples of "
                        f"images (1 to {MAX_RESAMPLES:,})")  # fmt: skip
-    score.add_argument("--seed", type=_nonnegative_int, default=12345,
-                       help="seed of the bootstrap and paired tests (default 12345)")  # fmt: skip
+    score.add_argument("--seed", type=_nonnegative_int, default=DEFAULT_SEED,
+                       help="seed of the bootstrap and paired tests "
+                       f"(default {DEFAULT_SEED})")  # fmt: skip
     score.add_argument("--confidence", type=_probability, default=0.95,
                        help="coverage of the bootstrap interval (default 0.95)")  # fmt: skip
     score.add_argument("--paired", action="store_true",
