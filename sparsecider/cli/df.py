@@ -32,7 +32,7 @@ def describe_df(df: DocumentFrequencies, path: str | None = None) -> dict:
         "megabytes": round(df.nbytes / 2**20, 2),
         "pruned": df.min_count > 1,
         "signature_field": f"df:{df.describe()}",
-        **({} if named is None else {k: named[k] for k in ("description", "credit")}),
+        **({} if named is None else {k: named[k] for k in ("description", "credit", "made")}),
     }
 
 
