@@ -21,13 +21,15 @@ from .registry import (
     Tokenizer,
     TokenizerLike,
     get_tokenizer,
+    lookahead_captions,
+    lookahead_complete,
     registered,
     resolve_tokenizer,
     tokenize,
     tokenizer_name,
     tokens,
 )
-from .slices import lookahead_captions, lookahead_complete, tokenize_slice
+from .slices import tokenize_slice
 from .whitespace import split_whitespace
 
 __all__ = [

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,13 +67,15 @@ from .._checks import caption_list
 from .._kernels.tokens import Tokens
 from . import char, ja, ko, zh
 from .cjk import check_options
-from .ptb import ptb_tokenize
+from .ptb import LOOKAHEAD_CHARS, LOOKAHEAD_NONBLANK, ptb_tokenize
 from .whitespace import split_whitespace
 
 __all__ = [
     "Tokenizer",
     "TokenizerLike",
     "get_tokenizer",
+    "lookahead_captions",
+    "lookahead_complete",
     "registered",
     "resolve_tokenizer",
     "tokenize",
@@ -417,3 +419,60 @@ def tokens(
     [['穿', '着', '红', '色', 't', '恤', '的', '男', '人']]
     """
     return get_tokenizer(tokenizer, **options).tokens(caption_list(captions, "captions"))
+
+
+# How far past a slice of captions the PTB lexer may need to read (see
+# :func:`lookahead_captions`).
+# LOOKAHEAD_NONBLANK (2) and LOOKAHEAD_CHARS (256) live in .ptb, which reads ahead by them
+
+
+def lookahead_captions(following: Iterable[str]) -> list[str]:
+    """The captions after a slice that decide how the slice's last captions tokenize.
+
+    The reference PTB tokenizer looks past the end of a caption, so a
+    caption's tokens may depend on the captions after it
+    (``PTB_BEHAVIOUR.md``, sections 15 and 20): a single letter or a number
+    abbreviation before a final period looks across any number of blank
+    captions at the next non-blank one (a sentence starter such as ``The``,
+    or a digit), and needs to know whether a line end follows that one's
+    first word; a few endings (``they're``, ``'85``, ``:)``) need to know
+    only whether the input ends there.  This takes captions from
+    ``following`` until it holds ``LOOKAHEAD_NONBLANK`` (2) captions with
+    non-blank text and at least ``LOOKAHEAD_CHARS`` (256) characters, or
+    ``following`` runs out: enough for all of these, whatever the blank
+    captions in between; only an SGML tag whose quoted attribute value
+    spans captions over more than 256 characters reaches further.  Cost:
+    O(length of the captions taken).
+
+    Parameters
+    ----------
+    following : iterable of str
+        The captions after the slice, in order.
+
+    Returns
+    -------
+    list of str
+        The first captions of ``following`` (all of them if it is short).
+
+    Examples
+    --------
+    >>> lookahead_captions(["A dog.", "", "The cat."])  # fewer than 256 characters: all
+    ['A dog.', '', 'The cat.']
+    >>> [len(c) for c in lookahead_captions(["x" * 300, "y", "z", "w"])]  # 2 non-blank, 301 chars
+    [300, 1]
+    """
+    taken: list[str] = []
+    nonblank = chars = 0
+    for caption in following:
+        taken.append(caption)
+        chars += len(caption)
+        nonblank += not caption.isspace() and caption != ""
+        if nonblank >= LOOKAHEAD_NONBLANK and chars >= LOOKAHEAD_CHARS:
+            break
+    return taken
+
+
+def lookahead_complete(captions: Sequence[str]) -> bool:
+    """Whether ``captions`` already hold all that :func:`lookahead_captions` takes."""
+    nonblank = sum(1 for c in captions if c and not c.isspace())
+    return nonblank >= LOOKAHEAD_NONBLANK and sum(map(len, captions)) >= LOOKAHEAD_CHARS
