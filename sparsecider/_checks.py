@@ -4,30 +4,39 @@ The exception policy of the whole package: a value of the wrong *type* is a
 ``TypeError``, a value of the right type out of range a ``ValueError``; each
 message names the argument (or the item: ``references[17]``,
 ``records.jsonl:12``), the value received and what is expected.  These are
-the bricks; :mod:`sparsecider._validate` checks the options of the public
-functions with them, :mod:`sparsecider.corpus` the captions.
+the bricks; :mod:`sparsecider.core.validate` checks the options of the public
+functions with them, :mod:`sparsecider.core.corpus` the captions.
 """
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
 __all__ = [
     "MAX_N",
+    "SIGMA_RANGE",
+    "caption_list",
     "check_bool",
     "check_int",
     "check_real",
     "describe_keys",
     "int_array",
+    "is_sequence",
     "type_name",
 ]
 
 #: The highest n-gram order accepted anywhere (CIDEr uses 4; cost and memory
 #: grow linearly with n, so a typo such as n=10**6 must not start the work).
 MAX_N = 64
+
+
+#: The range of CIDEr-D's ``sigma``: beyond it ``sigma**2`` under- or overflows
+#: (here, not in the validator, so that the command line's parser can read it
+#: without importing the core).
+SIGMA_RANGE = (1e-150, 1e150)
 
 
 def type_name(x: object) -> str:
@@ -157,3 +166,35 @@ def int_array(value: object, where: str, ndim: int) -> np.ndarray:
     if arr.size and arr.dtype == np.uint64 and arr.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{where} holds ids above 2**63 - 1, got {int(arr.max())}")
     return arr.astype(np.int64, copy=False)
+
+
+def is_sequence(x: object) -> bool:
+    """A list-like of items: a sequence, a numpy array, or a 1-D pandas
+    Series/Index (recognised by duck typing; pandas is not a dependency)."""
+    if isinstance(x, str | bytes):
+        return False
+    if isinstance(x, Sequence | np.ndarray):
+        return True
+    return hasattr(x, "to_numpy") and getattr(x, "ndim", None) == 1 and not isinstance(x, Mapping)
+
+
+def caption_list(value: object, name: str) -> list[str]:
+    """A flat list of caption strings, checked item by item.
+
+    Examples
+    --------
+    >>> caption_list("a dog", "X")
+    Traceback (most recent call last):
+    ...
+    TypeError: X must be a list of caption strings, got str; wrap a single caption as [caption]
+    """
+    if isinstance(value, str) or not is_sequence(value):
+        raise TypeError(
+            f"{name} must be a list of caption strings, got {type_name(value)}; "
+            "wrap a single caption as [caption]"
+        )
+    out = list(value)
+    for i, item in enumerate(out):
+        if not isinstance(item, str):
+            raise TypeError(f"{name}[{i}] must be a string, got {type_name(item)}")
+    return out
