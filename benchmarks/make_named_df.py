@@ -27,7 +27,7 @@ from pathlib import Path
 
 import sparsecider
 from benchmarks import common, datasets
-from sparsecider.frequencies import NAMED
+from sparsecider.io.named import NAMED
 
 ROOT = Path(__file__).resolve().parents[1]
 

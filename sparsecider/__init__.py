@@ -44,20 +44,31 @@ from __future__ import annotations
 
 import importlib
 
-from ._validate import SmallCorpusWarning, TokenizerWarning
 from ._version import __version__
-from .accumulate import CiderAccumulator
-from .api import cider, cider_d
-from .bleu import bleu
-from .cider_r import cider_r
-from .diversity import self_cider
-from .frequencies import DocumentFrequencies
-from .ids import cider_d_ids
-from .mbr import mbr_select
-from .result import CiderResult, Signature
-from .reward import RewardScorer
-from .rouge import rouge_l
-from .tokenizers import ptb_tokenize, tokens
+
+# Every public name is imported on first use, from the module that defines it:
+# ``import sparsecider`` loads no scipy, so ``sparsecider --version`` answers at
+# once, and a script pays only for what it uses.
+_HOMES = {
+    "CiderAccumulator": "training.accumulate",
+    "CiderResult": "core.result",
+    "CiderVectorizer": "vectorizer",  # scikit-learn
+    "DocumentFrequencies": "core.frequencies",
+    "RewardScorer": "training.reward",
+    "Signature": "core.result",
+    "SmallCorpusWarning": "core.validate",
+    "TokenizerWarning": "core.validate",
+    "bleu": "metrics.bleu",
+    "cider": "metrics.cider",
+    "cider_d": "metrics.cider",
+    "cider_d_ids": "training.ids",
+    "cider_r": "metrics.cider_r",
+    "mbr_select": "metrics.mbr",
+    "ptb_tokenize": "tokenizers",
+    "rouge_l": "metrics.rouge",
+    "self_cider": "metrics.self_cider",
+    "tokens": "tokenizers",
+}
 
 # the submodules a user reaches for as attributes, imported on first use
 # (dask needs the dask extra: its ImportError names it)
@@ -67,14 +78,14 @@ _SUBMODULES = (
 
 
 def __getattr__(name: str):
-    # scikit-learn is imported only when the estimator is first used
-    if name == "CiderVectorizer":
-        from .vectorizer import CiderVectorizer
-
-        return CiderVectorizer
-    if name in _SUBMODULES:
-        return importlib.import_module(f".{name}", __name__)
-    raise AttributeError(f"module 'sparsecider' has no attribute {name!r}")
+    if name in _HOMES:
+        value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module 'sparsecider' has no attribute {name!r}")
+    globals()[name] = value  # the next access is a plain attribute
+    return value
 
 
 def __dir__() -> list[str]:

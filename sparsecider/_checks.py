@@ -4,33 +4,43 @@ The exception policy of the whole package: a value of the wrong *type* is a
 ``TypeError``, a value of the right type out of range a ``ValueError``; each
 message names the argument (or the item: ``references[17]``,
 ``records.jsonl:12``), the value received and what is expected.  These are
-the bricks; :mod:`sparsecider._validate` checks the options of the public
-functions with them, :mod:`sparsecider.corpus` the captions.
+the bricks; :mod:`sparsecider.core.validate` checks the options of the public
+functions with them, :mod:`sparsecider.core.corpus` the captions.
 """
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
 __all__ = [
     "MAX_N",
+    "SIGMA_RANGE",
     "CaptionError",
+    "caption_list",
     "check_bool",
     "check_int",
     "check_int64_ids",
     "check_real",
+    "check_token_lists",
     "describe_keys",
     "id_kind_mismatch",
     "int_array",
+    "is_sequence",
     "type_name",
 ]
 
 #: The highest n-gram order accepted anywhere (CIDEr uses 4; cost and memory
 #: grow linearly with n, so a typo such as n=10**6 must not start the work).
 MAX_N = 64
+
+
+#: The range of CIDEr-D's ``sigma``: beyond it ``sigma**2`` under- or overflows
+#: (here, not in the validator, so that the command line's parser can read it
+#: without importing the core).
+SIGMA_RANGE = (1e-150, 1e150)
 
 
 def type_name(x: object) -> str:
@@ -233,3 +243,70 @@ def int_array(value: object, where: str, ndim: int) -> np.ndarray:
     if arr.size and arr.dtype == np.uint64 and arr.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{where} holds ids above 2**63 - 1, got {int(arr.max())}")
     return arr.astype(np.int64, copy=False)
+
+
+def is_sequence(x: object) -> bool:
+    """A list-like of items: a sequence, a numpy array, or a 1-D pandas
+    Series/Index (recognised by duck typing; pandas is not a dependency)."""
+    if isinstance(x, str | bytes):
+        return False
+    if isinstance(x, Sequence | np.ndarray):
+        return True
+    return hasattr(x, "to_numpy") and getattr(x, "ndim", None) == 1 and not isinstance(x, Mapping)
+
+
+def caption_list(value: object, name: str) -> list[str]:
+    """A flat list of caption strings, checked item by item.
+
+    Examples
+    --------
+    >>> caption_list("a dog", "X")
+    Traceback (most recent call last):
+    ...
+    TypeError: X must be a list of caption strings, got str; wrap a single caption as [caption]
+    """
+    if isinstance(value, str) or not is_sequence(value):
+        raise TypeError(
+            f"{name} must be a list of caption strings, got {type_name(value)}; "
+            "wrap a single caption as [caption]"
+        )
+    out = list(value)
+    for i, item in enumerate(out):
+        if not isinstance(item, str):
+            raise TypeError(f"{name}[{i}] must be a string, got {type_name(item)}")
+    return out
+
+
+#: Images looked at by :func:`check_token_lists` (evenly spaced).
+TOKEN_LIST_SAMPLE = 64
+
+
+def check_token_lists(cand_lists: list, ref_lists: list, ids: tuple | None) -> None:
+    """Refuse candidates that are almost certainly one caption's tokens given as a list.
+
+    A list is an image's candidates.  When every image's list looked at holds
+    single words only, one at least holds several, and most references looked
+    at are sentences, the lists are tokenized captions: each token would be
+    scored as a candidate (a plausible, wrong, number).  Several whole
+    captions per image, or words against words, pass.
+    """
+    step = max(len(cand_lists) // TOKEN_LIST_SAMPLE, 1)
+    looked_at = range(0, len(cand_lists), step)
+    if all(isinstance(cand_lists[i], str) for i in looked_at):
+        return  # one caption per image (the lists of candidate_list are lists)
+    several = [i for i in looked_at if len(cand_lists[i]) > 1]
+    if not several or any(len(c.split()) != 1 for i in looked_at for c in cand_lists[i]):
+        return
+    refs = [r for i in looked_at for r in ref_lists[i]]
+    if 2 * sum(len(r.split()) > 1 for r in refs) <= len(refs):
+        return
+    i = several[0]
+    tokens = cand_lists[i]
+    shown = ", ".join(map(repr, tokens[:5])) + (", ..." if len(tokens) > 5 else "")
+    raise ValueError(
+        f"candidates[{i if ids is None else repr(ids[i])}] is a list of {len(tokens)} single "
+        f"words ({shown}), as is every image's list looked at, while the references are "
+        "sentences: a list holds an image's candidates, so each word would be scored as a "
+        "caption; give each caption as one string (' '.join(tokens)); several candidates "
+        "per image are whole captions"
+    )

@@ -56,15 +56,16 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 import numpy as np
 
-from ._advice import advise, check_id_strings, sample
 from ._checks import MAX_N, check_int
-from ._stages import no_reference_words
-from ._validate import Options, check_options, warn_small_corpus
-from .chunks import Chunk, fit_chunk, score_chunk
-from .corpus import Record, check_record, duplicate_id
-from .frequencies import DocumentFrequencies, merge_all
+from .core.advice import advise, check_id_strings, sample, warn_small_corpus
+from .core.df_fit import merge_all
+from .core.frequencies import DocumentFrequencies
+from .core.records import Record, check_record, duplicate_id
+from .core.result import CiderResult
+from .core.stages import no_reference_words
+from .core.validate import Options, check_options
 from .io.records import as_record, read_jsonl
-from .result import CiderResult
+from .scale.chunks import Chunk, fit_chunk, score_chunk
 from .tokenizers import (
     Tokenizer,
     TokenizerLike,
@@ -186,7 +187,7 @@ def _score_partition(
 ) -> tuple[list, list[int], np.ndarray | None, int, tuple[list[str], list[str]]]:
     """``(ids, candidates per record, per-order values, empty candidates,
     (a few candidates, a few references))`` of a partition; the captions are
-    for the client's advice (:mod:`sparsecider._advice`)."""
+    for the client's advice (:mod:`sparsecider.core.advice`)."""
     records = list(_rows(part, origin))
     if not records:
         return [], [], None, 0, ([], [])

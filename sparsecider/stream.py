@@ -75,17 +75,18 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from ._advice import advise, check_id_strings, sample
 from ._checks import MAX_N, check_int
-from ._progress import check_progress, iterate
-from ._stages import no_reference_words
-from ._validate import check_n_jobs, check_options, warn_small_corpus
-from .chunks import Chunk, chunks, fit_chunk, score_chunk
-from .corpus import Record, check_record, unique_ids
-from .frequencies import DocumentFrequencies, merge_all
+from .core.advice import advise, check_id_strings, sample, warn_small_corpus
+from .core.df_fit import merge_all
+from .core.frequencies import DocumentFrequencies
+from .core.progress import check_progress, iterate
+from .core.records import Record, check_record, unique_ids
+from .core.result import CiderResult
+from .core.stages import no_reference_words
+from .core.validate import check_n_jobs, check_options
 from .io.records import as_record, read_jsonl
 from .io.text import check_output, open_output
-from .result import CiderResult
+from .scale.chunks import Chunk, chunks, fit_chunk, score_chunk
 from .tokenizers import Tokenizer, TokenizerLike, get_tokenizer
 
 __all__ = ["cider", "cider_d", "fit_df", "read_jsonl"]  # read_jsonl: sparsecider.io.records

@@ -10,17 +10,17 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from . import reduce
-from ._advice import check_id_strings
-from ._checks import check_real
+from ._checks import caption_list, check_real
 from ._kernels.hashing import ngram_keys
 from ._kernels.weights import idf
-from ._validate import Options, check_df, check_options, warn_tokenizer_mismatch
-from .api import score_corpus
-from .corpus import Corpus, as_corpus, caption_list, documents
-from .engine import statistics
-from .frequencies import DocumentFrequencies
-from .result import CiderResult
+from .core import reduce
+from .core.advice import check_id_strings
+from .core.corpus import Corpus, as_corpus, documents
+from .core.engine import statistics
+from .core.frequencies import DocumentFrequencies
+from .core.result import CiderResult
+from .core.validate import Options, check_df, check_options, warn_tokenizer_mismatch
+from .metrics.cider import score_corpus
 from .tokenizers import TokenizerLike, tokenize
 
 __all__ = ["CiderVectorizer"]
@@ -119,7 +119,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         return tags
 
     def _check_params(self) -> Options:
-        """Every parameter checked (:mod:`sparsecider._validate`); the scoring options."""
+        """Every parameter checked (:mod:`sparsecider.core.validate`); the scoring options."""
         if self.variant not in ("cider-d", "cider"):
             raise ValueError(f"variant must be 'cider-d' or 'cider', got {self.variant!r}")
         if (

@@ -13,15 +13,24 @@ collect_ignore = ["fixtures"]
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "realdata: needs ../shared/data beside the repository")
+    config.addinivalue_line(
+        "markers",
+        "realdata: needs ../shared/data beside the repository (or SPARSECIDER_DATA=DIR)",
+    )
 
 
 @pytest.fixture(scope="session")
 def shared_data():
     if not datasets.available():
         if os.environ.get("CI"):
-            pytest.fail(f"CI must have the real caption data at {datasets.DATA}")
-        pytest.skip(f"real caption data not found at {datasets.DATA} (CI always has it)")
+            pytest.fail(
+                f"CI must have the real caption data at {datasets.DATA} "
+                "(set SPARSECIDER_DATA=DIR to read it from elsewhere)"
+            )
+        pytest.skip(
+            f"real caption data not found at {datasets.DATA} (CI always has it); "
+            "set SPARSECIDER_DATA=DIR to where it is"
+        )
     return datasets
 
 

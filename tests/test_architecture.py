@@ -5,6 +5,11 @@
 - no module imports another module's ``_private`` name (a helper two modules
   need is public in a private module such as ``_checks`` or ``_kernels``);
 - the kernels import nothing above them;
+- each layer imports only its own layer and the layers below it
+  (:data:`LAYERS`, lowest first: the folders show them);
+- every module has at most 500 lines, and at most 15 modules sit directly in
+  the package folder;
+- no alias module (a module that only re-exports names of another);
 - ``__version__`` lives in its own module.
 
 The checker itself is tested on small synthetic packages, so a rule that
@@ -19,6 +24,25 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "sparsecider"
+
+#: The layers, lowest first; a module may import its own layer and those below.
+#: A name is a module or a package (all of its modules).
+LAYERS = (
+    ("sparsecider._version", "sparsecider._kernels"),  # pure functions over arrays
+    ("sparsecider._checks",),  # primitive checks of one value
+    ("sparsecider.tokenizers", "sparsecider.io"),  # text -> tokens; files
+    ("sparsecider.core",),  # validation, Corpus, engine, reduce, df, result
+    ("sparsecider.metrics",),  # one module per metric
+    ("sparsecider.training", "sparsecider.scale"),  # training loops; chunks of any size
+    (  # the faces users import
+        "sparsecider.compat", "sparsecider.vectorizer", "sparsecider.stream",
+        "sparsecider.dask", "sparsecider.significance", "sparsecider.demo",
+        "sparsecider._demo_cjk",
+    ),
+    ("sparsecider.cli", "sparsecider.__main__", "sparsecider"),  # the command line; the facade
+)  # fmt: skip
+MAX_LINES = 500
+MAX_TOP_LEVEL_MODULES = 15
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -119,6 +143,57 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def layer_of(module: str, layers: tuple[tuple[str, ...], ...]) -> int:
+    """The index of the layer holding ``module`` (the longest name that is the
+    module or a package above it); a module in no layer is an error."""
+    best, found = -1, None
+    for i, names in enumerate(layers):
+        for name in names:
+            if (module == name or module.startswith(name + ".")) and len(name) > best:
+                best, found = len(name), i
+    if found is None:
+        raise ValueError(f"{module} is in no layer: add it to LAYERS")
+    return found
+
+
+def layer_violations(graph: dict[str, set[str]], layers) -> list[str]:
+    """Every import of a module in a higher layer than the importer's."""
+    return sorted(
+        f"{mod} imports {target}"
+        for mod, targets in graph.items()
+        for target in targets
+        if layer_of(target, layers) > layer_of(mod, layers)
+    )
+
+
+def alias_modules(root: Path) -> list[str]:
+    """Modules (not package ``__init__``) whose body is only imports, ``__all__``
+    and a docstring: they re-export names defined elsewhere."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        body = ast.parse(path.read_text(encoding="utf-8")).body
+        imported = False
+        for node in body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                imported = imported or not (
+                    isinstance(node, ast.ImportFrom) and node.module == "__future__"
+                )
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+                pass  # a docstring
+            elif isinstance(node, ast.Assign) and [
+                getattr(t, "id", None) for t in node.targets
+            ] == ["__all__"]:
+                pass
+            else:
+                break
+        else:
+            if imported:
+                found.append(module_name(path, root))
+    return found
+
+
 def _package(tmp_path: Path, files: dict[str, str]) -> Path:
     root = tmp_path / "pkg"
     for name, text in files.items():
@@ -144,6 +219,46 @@ def test_the_checker_finds_cycles_private_names_and_skips_type_checking(tmp_path
     assert sorted(private) == ["pkg.b imports pkg.c._helper", "pkg.sub.d imports pkg.c._helper"]
 
 
+def test_the_checker_finds_imports_up_the_layers_and_alias_modules(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "from .faces import f\n",
+        "low/__init__.py": "",
+        "low/a.py": "def g():\n    from ..mid import b\n",  # up: a violation
+        "low/c.py": "from .a import g\nh = g\n",  # its own layer: fine
+        "mid.py": "from .low.a import g\n__all__ = ['g']\n",  # only re-exports: an alias
+        "faces.py": "from .mid import g\ndef f(): ...\n",
+    })  # fmt: skip
+    layers = (("pkg.low",), ("pkg.mid",), ("pkg.faces", "pkg"))
+    graph, _ = imports(root)
+    assert layer_violations(graph, layers) == ["pkg.low.a imports pkg.mid"]
+    assert alias_modules(root) == ["pkg.mid"]
+    with pytest.raises(ValueError, match=r"pkg\.stray is in no layer"):
+        layer_of("pkg.stray", (("pkg.low",),))
+
+
+def test_each_layer_imports_only_itself_and_the_layers_below():
+    graph, _ = imports(PACKAGE)
+    assert layer_violations(graph, LAYERS) == []
+
+
+def test_no_alias_module():
+    assert alias_modules(PACKAGE) == []
+
+
+def test_every_module_is_at_most_500_lines():
+    long = {
+        str(path.relative_to(PACKAGE.parent)): n
+        for path in PACKAGE.rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+def test_at_most_15_modules_sit_directly_in_the_package():
+    top = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(top) <= MAX_TOP_LEVEL_MODULES, top
+
+
 def test_no_import_cycle():
     graph, _ = imports(PACKAGE)
     assert len(graph) > 30  # the walk found the package
@@ -164,7 +279,10 @@ def test_kernels_and_primitive_checks_import_nothing_above_them():
             assert above == [], f"{mod} imports {above}"
 
 
-@pytest.mark.parametrize("module", ["sparsecider/__init__.py", "sparsecider/cli.py"])
+@pytest.mark.parametrize(
+    "module",
+    ["sparsecider/__init__.py", "sparsecider/cli/__init__.py", "sparsecider/cli/parser.py"],
+)
 def test_version_lives_in_its_own_module(module):
     path = PACKAGE.parent / module
     tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 import sparsecider
 from sparsecider import compat
 from sparsecider._kernels.lcs import lcs_lengths
-from sparsecider.bleu import BleuStatistics, bleu_statistics, corpus_bleu, sentence_bleu
-from sparsecider.rouge import split_space
+from sparsecider.metrics.bleu import BleuStatistics, bleu_statistics, corpus_bleu, sentence_bleu
+from sparsecider.metrics.rouge import split_space
 from sparsecider.tokenizers import tokenize
 
 reference_bleu = pytest.importorskip("pycocoevalcap.bleu.bleu", reason="the `ref` extra")
@@ -479,7 +479,7 @@ def _small_coco(n_images: int):
 
 
 def test_cocoevalcap_meteor_asked_without_java_warns_and_says_why(monkeypatch):
-    monkeypatch.setattr(compat.shutil, "which", lambda name: None)
+    monkeypatch.setattr(compat.coco.shutil, "which", lambda name: None)
     e = compat.COCOEvalCap(*_small_coco(5), verbose=False, metrics=["CIDEr", "METEOR"])
     with pytest.warns(UserWarning, match="METEOR was asked for but not computed: .*java is not"):
         e.evaluate()
@@ -497,7 +497,7 @@ def test_cocoevalcap_delegates_meteor_to_the_reference():
     on its own captions, so the demo's first three images score as in the
     reference run over all 1,000 (``REFERENCE_IMAGES``)."""
     pytest.importorskip("pycocoevalcap.meteor.meteor", reason="the `ref` extra")
-    if compat.shutil.which("java") is None:
+    if compat.coco.shutil.which("java") is None:
         pytest.skip("METEOR runs pycocoevalcap's Java program: no java on PATH")
     coco, res = _small_coco(3)
     e = compat.COCOEvalCap(coco, res, verbose=False,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import sparsecider
 from sparsecider import DocumentFrequencies, SmallCorpusWarning
-from sparsecider.cider_r import DEFAULTS, word_tokens
+from sparsecider.metrics.cider_r import DEFAULTS, word_tokens
 from sparsecider.tokenizers import split_whitespace
 from tests import cider_r_reference as port
 

@@ -250,7 +250,7 @@ def test_line_separators_inside_a_caption_do_not_shift_lines(files, capsys):
 
 
 def test_progress_bar_only_on_an_interactive_terminal(monkeypatch):
-    from sparsecider._progress import bar
+    from sparsecider.core.progress import bar
 
     assert type(bar(None, "scoring")).__name__ == "_NoBar"  # captured stderr: not a terminal
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)

@@ -168,8 +168,8 @@ def test_result_is_read_only_and_prints_a_summary():
 def test_scoring_without_candidates_leaves_the_callers_tokens_alone():
     # the counting sorts in place the arrays it owns; with no candidates the
     # slot-ordered tokens must still be a copy of the references' hashes
-    from sparsecider import reduce
-    from sparsecider.engine import token_statistics
+    from sparsecider.core import reduce
+    from sparsecider.core.engine import token_statistics
     from sparsecider.tokenizers import tokenize
 
     refs = tokenize(["b a", "c a"], "whitespace")

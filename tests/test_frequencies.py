@@ -297,7 +297,7 @@ def test_shared_between_threads():
 def test_a_consuming_merge_equals_the_plain_one_and_empties_its_parts():
     """The streaming fit hands its own partials to merge_all(consume=True), which
     releases each order's arrays once merged (the fit pass's memory peak)."""
-    from sparsecider.frequencies import merge_all
+    from sparsecider.core.df_fit import merge_all
 
     refs = [[f"a dog number {i} runs", f"the cat {i % 7} sleeps"] for i in range(60)]
 

@@ -101,7 +101,7 @@ def test_forced_shards_equal_one_thread_with_length_changing_characters(images, 
     if not any(t for r in ptb_tokenize([x for rs in refs for x in rs]) for t in r.split()):
         return  # every reference empty: refused the same way in both (tested elsewhere)
     one = sparsecider.cider_d(cands, refs, n_jobs=1)
-    with mock.patch("sparsecider.engine.MIN_SHARD_IMAGES", 1):
+    with mock.patch("sparsecider.core.engine.MIN_SHARD_IMAGES", 1):
         sharded = sparsecider.cider_d(cands, refs, n_jobs=n_jobs)
     assert np.array_equal(one.per_order, sharded.per_order)
     assert one.n_empty_candidates == sharded.n_empty_candidates
@@ -531,7 +531,7 @@ def test_sigterm_leaves_no_temporary_file(captions):
     tmp, refs, _ = captions
     script = (
         "import os, signal, sys\n"
-        "import sparsecider.frequencies as f\n"
+        "import sparsecider.core.frequencies as f\n"
         "from sparsecider.cli import main\n"
         "def save(self, f):\n"
         "    f.write(b'partial')\n"
@@ -1288,7 +1288,7 @@ def test_sigma_none_is_a_type_error_not_plain_cider(face):
 
 
 def test_rouge_beta_has_a_documented_range():
-    from sparsecider._validate import BETA_RANGE
+    from sparsecider.core.validate import BETA_RANGE
 
     assert BETA_RANGE == (1e-150, 1e150)
     with pytest.raises(ValueError, match=r"beta must lie in \[1e-150, 1e\+150\]"):

@@ -21,7 +21,8 @@ import pytest
 
 import sparsecider
 from sparsecider import DocumentFrequencies, SmallCorpusWarning
-from sparsecider.frequencies import NAMED, _load_named
+from sparsecider.core.frequencies import _load_named
+from sparsecider.io.named import NAMED
 
 N_VAL = 40504
 

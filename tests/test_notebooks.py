@@ -12,6 +12,8 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 def test_there_are_notebooks():
     assert [p.stem for p in NOTEBOOKS] == [
         "01_quickstart", "02_human_judgments", "03_rl_rewards", "04_sklearn", "05_cjk",
+        "06_command_line", "07_pycocoevalcap", "08_document_frequencies", "09_large_corpora",
+        "10_significance",
     ]  # fmt: skip
 
 

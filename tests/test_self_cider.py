@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 import sparsecider
 from sparsecider import DocumentFrequencies
-from sparsecider.corpus import as_candidate_sets
-from sparsecider.diversity import kernel_diversity
-from sparsecider.engine import statistics
+from sparsecider.core.corpus import as_candidate_sets
+from sparsecider.core.engine import statistics
+from sparsecider.metrics.self_cider import kernel_diversity
 from sparsecider.tokenizers import get_tokenizer
 from tests import self_cider_reference as ref
 

@@ -1,7 +1,7 @@
 """The kernel layer: pure functions over numpy arrays and CSR/CSC matrices.
 
 No state, no validation: preconditions are stated in each docstring and the
-checked layers above (:mod:`sparsecider._validate`, :mod:`sparsecider.corpus`)
+checked layers above (:mod:`sparsecider.core.validate`, :mod:`sparsecider.core.corpus`)
 guarantee them.  One module per arrow of the data flow::
 
     tokens (token hashes, tokens.py) -> n-gram keys (hashing.py)

@@ -29,11 +29,10 @@ a :class:`CaptionFileError` whose message names the file and the line or id.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass
 
 from .._checks import describe_keys, id_kind_mismatch
+from .coco import annotation_captions, result_rows
+from .model import Captions, caption_or_empty, caption_text, hashable_id, id_of
 from .records import as_record, jsonl_rows, long_number
 from .text import CaptionFileError, atomic_write, check_output, open_output, read_text
 
@@ -44,8 +43,6 @@ __all__ = [
     "align",
     "atomic_write",
     "check_output",
-    "load_annotations",
-    "load_results",
     "open_output",
     "read_candidates",
     "read_references",
@@ -53,75 +50,6 @@ __all__ = [
 ]
 
 FORMATS = ("auto", "coco", "jsonl", "text")
-
-
-@dataclass
-class Captions:
-    """Captions per image from one or more files.
-
-    ``ids`` are image ids (for text files: the 1-based line numbers),
-    ``captions[i]`` the captions of image ``ids[i]``; ``kind`` is the
-    detected format (``coco-annotations``, ``coco-results``, ``jsonl``, ``text``).
-
-    Attributes
-    ----------
-    ids : list
-        Image ids, in file order.
-    captions : list of list of str
-        The captions of each image (one each for candidates).
-    kind : str
-        The detected format.
-    source : str
-        The file name(s), for messages.
-
-    Examples
-    --------
-    >>> c = Captions(ids=[1, 2], captions=[["a dog"], ["a bus"]], kind="text", source="c.txt")
-    >>> c.by_line, Captions([7], [["a cat"]], "jsonl", "c.jsonl").by_line
-    (True, False)
-    """
-
-    ids: list
-    captions: list[list[str]]
-    kind: str
-    source: str
-
-    @property
-    def by_line(self) -> bool:
-        """True for plain text, whose images are aligned by line number, not by id.
-
-        Examples
-        --------
-        >>> Captions([1], [["a dog"]], "text", "c.txt").by_line
-        True
-        """
-        return self.kind == "text"
-
-    # pycocotools' COCO interface, as far as caption evaluation uses it
-
-    def getImgIds(self) -> list:
-        """The image ids, in order (as pycocotools' ``COCO.getImgIds()``).
-
-        Examples
-        --------
-        >>> Captions(["b", "a"], [[], ["a dog"]], "coco-annotations", "x").getImgIds()
-        ['b', 'a']
-        """
-        return list(self.ids)
-
-    @property
-    def imgToAnns(self) -> dict:
-        """Image id -> ``[{"image_id", "caption"}, ...]`` (as pycocotools' ``COCO``).
-
-        Examples
-        --------
-        >>> Captions([1, 2], [["a dog"], []], "coco-annotations", "x").imgToAnns
-        {1: [{'image_id': 1, 'caption': 'a dog'}], 2: []}
-        """
-        return {
-            i: [{"image_id": i, "caption": c} for c in caps]
-            for i, caps in zip(self.ids, self.captions, strict=True)
-        }
 
 
 def _lines(text: str) -> list[str]:
@@ -160,24 +88,6 @@ def _detect(text: str, name: str, fmt: str) -> tuple[str, object]:
     if isinstance(data, dict) and data.keys() & _RECORD_KEYS and not data.keys() & _COCO_KEYS:
         return "jsonl", None  # JSON lines with a single line
     return "coco", data
-
-
-def _caption(value: object, where: str) -> str:
-    if not isinstance(value, str):
-        raise CaptionFileError(f"{where}: the caption must be a string, got {type(value).__name__}")
-    if not value.strip():
-        raise CaptionFileError(f"{where}: empty caption; remove the entry or give it text")
-    return value
-
-
-def _id_of(row: dict, where: str) -> object:
-    """The image id of a row whose aliases are mapped (:func:`as_record`)."""
-    if "id" not in row:
-        raise CaptionFileError(f"{where}: no 'image_id' or 'id'")
-    value = row["id"]
-    if isinstance(value, list | dict):
-        raise CaptionFileError(f"{where}: 'id' must be a string or a number")
-    return value
 
 
 def _jsonl_rows(text: str, name: str) -> list[tuple[int, dict]]:
@@ -241,7 +151,10 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
         captions = []
         for i in range(counts[0]):
             captions.append(
-                [_caption(col[i], f"{n}:{i + 1}") for col, n in zip(columns, names, strict=True)]
+                [
+                    caption_text(col[i], f"{n}:{i + 1}")
+                    for col, n in zip(columns, names, strict=True)
+                ]
             )
         return Captions(list(range(1, counts[0] + 1)), captions, "text", ", ".join(names))
     text, name, (kind, data) = texts[0], names[0], detected[0]
@@ -249,15 +162,15 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
         captions = []
         for lineno, line in enumerate(_lines(text), start=1):
             fields = line.split("\t")
-            captions.append([_caption(f, f"{name}:{lineno}") for f in fields])
+            captions.append([caption_text(f, f"{name}:{lineno}") for f in fields])
         return Captions(list(range(1, len(captions) + 1)), captions, "text", name)
     if kind == "jsonl":
         grouped: dict = {}
         lines: dict = {}  # image -> (line of its first row, whether a 'references' row)
         for lineno, row in _jsonl_rows(text, name):
             where = f"{name}:{lineno}"
-            image = _id_of(row, where)
-            first = lines.setdefault(_hashable(image, where), (lineno, "references" in row))
+            image = id_of(row, where)
+            first = lines.setdefault(hashable_id(image, where), (lineno, "references" in row))
             if first[0] != lineno and (first[1] or "references" in row):
                 # one caption per line may repeat an id; a 'references' row holds them all
                 raise CaptionFileError(
@@ -269,9 +182,9 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
                 refs = row["references"]
                 if not isinstance(refs, list) or not refs:
                     raise CaptionFileError(f"{where}: 'references' must be a non-empty list")
-                grouped.setdefault(image, []).extend(_caption(r, where) for r in refs)
+                grouped.setdefault(image, []).extend(caption_text(r, where) for r in refs)
             elif "candidate" in row:  # a caption line: one reference
-                grouped.setdefault(image, []).append(_caption(row["candidate"], where))
+                grouped.setdefault(image, []).append(caption_text(row["candidate"], where))
             else:
                 raise CaptionFileError(f"{where}: no 'caption' or 'references'")
         return Captions(list(grouped), list(grouped.values()), "jsonl", name)
@@ -280,42 +193,7 @@ def read_references(paths: list[str], fmt: str = "auto") -> Captions:
             f"{name}: references in JSON must be a COCO annotation file with 'images' and "
             "'annotations' (or use JSON lines)"
         )
-    return _annotations(data, name, allow_empty=False)
-
-
-def _caption_of(value: object, where: str, allow_empty: bool) -> str:
-    if allow_empty and isinstance(value, str):
-        return value
-    return _caption(value, where)
-
-
-def _annotations(data: Mapping, name: str, *, allow_empty: bool) -> Captions:
-    """A parsed COCO annotation file as :class:`Captions`, images in file order."""
-    images, annotations = data["images"], data["annotations"]
-    if not isinstance(images, list) or not isinstance(annotations, list):
-        raise CaptionFileError(f"{name}: 'images' and 'annotations' must be lists")
-    grouped: dict = {}
-    for k, img in enumerate(images):
-        if not isinstance(img, Mapping) or "id" not in img:
-            raise CaptionFileError(f"{name}: images[{k}] has no 'id'")
-        grouped[_hashable(img["id"], f"{name}: images[{k}]")] = []
-    for k, ann in enumerate(annotations):
-        where = f"{name}: annotations[{k}]"
-        if not isinstance(ann, Mapping) or "image_id" not in ann:
-            raise CaptionFileError(f"{where} has no 'image_id'")
-        image = ann["image_id"]
-        if _hashable(image, where) not in grouped:
-            raise CaptionFileError(f"{where} names image {image!r}, absent from 'images'")
-        grouped[image].append(
-            _caption_of(ann.get("caption"), f"{where} (image {image!r})", allow_empty)
-        )
-    return Captions(list(grouped), list(grouped.values()), "coco-annotations", name)
-
-
-def _hashable(value: object, where: str) -> object:
-    if isinstance(value, list | dict):
-        raise CaptionFileError(f"{where}: an image id must be a string or a number")
-    return value
+    return annotation_captions(data, name, allow_empty=False)
 
 
 def read_candidates(path: str, fmt: str = "auto", *, several: bool = False) -> Captions:
@@ -377,7 +255,7 @@ def read_candidates(path: str, fmt: str = "auto", *, several: bool = False) -> C
     if kind == "text":
         # an empty candidate scores 0, as in pycocoevalcap: kept, and counted by the caller
         captions = [
-            [_caption_of(field, f"{name}:{i}", allow_empty=True) for field in line.split("\t")]
+            [caption_or_empty(field, f"{name}:{i}", allow_empty=True) for field in line.split("\t")]
             for i, line in enumerate(_lines(text), start=1)
         ]
         return Captions(list(range(1, len(captions) + 1)), captions, "text", name)
@@ -385,20 +263,22 @@ def read_candidates(path: str, fmt: str = "auto", *, several: bool = False) -> C
         rows = [(f"{name}:{lineno}", row) for lineno, row in _jsonl_rows(text, name)]
         result_kind = "jsonl"
     else:
-        rows = _result_rows(data, name)
+        rows = result_rows(data, name)
         result_kind = "coco-results"
     ids, captions = [], []
     seen: dict = {}  # image id -> (its position, where it first occurs)
     for where, row in rows:
         row = as_record(row)
-        image = _hashable(_id_of(row, where), where)
+        image = hashable_id(id_of(row, where), where)
         if "candidate" not in row:
             raise CaptionFileError(f"{where}: no 'caption' or 'candidate'")
         value = row["candidate"]
         values = value if isinstance(value, list) else [value]
         if not values:
             raise CaptionFileError(f"{where} (image {image!r}): an empty list of captions")
-        found = [_caption_of(c, f"{where} (image {image!r})", allow_empty=True) for c in values]
+        found = [
+            caption_or_empty(c, f"{where} (image {image!r})", allow_empty=True) for c in values
+        ]
         if image in seen:
             if not several:
                 raise CaptionFileError(
@@ -487,153 +367,4 @@ def _per_image(captions: list[list[str]]) -> list[str | list[str]]:
     return [c[0] if len(c) == 1 else c for c in captions]
 
 
-def _result_rows(data: object, name: str) -> list[tuple[str, dict]]:
-    """``(where, row)`` of a parsed COCO results file, each row with an image id."""
-    if isinstance(data, Mapping) and "annotations" in data:
-        data = data["annotations"]
-    if not isinstance(data, list):
-        raise CaptionFileError(
-            f"{name}: a results file is a JSON list of {{'image_id', 'caption'}} objects"
-        )
-    rows = []
-    for k, row in enumerate(data):
-        if not isinstance(row, Mapping):
-            raise CaptionFileError(f"{name}: entry {k} is not an object")
-        rows.append((f"{name}: entry {k}", as_record(dict(row))))
-    return rows
-
-
 # ---- COCO objects for compat.COCOEvalCap -----------------------------------------------
-
-
-def _read_json(obj: object, what: str) -> tuple[object, str]:
-    """A parsed JSON document from a path (read as the command line reads
-    files), or the object itself."""
-    if isinstance(obj, str | os.PathLike):
-        name = os.fspath(obj)
-        text = read_text(name)
-        try:
-            return json.loads(text), name
-        except RecursionError:
-            raise CaptionFileError(f"{name}: JSON nested too deeply for a caption file") from None
-        except json.JSONDecodeError as err:
-            raise CaptionFileError(
-                f"{name}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})"
-            ) from None
-        except ValueError:  # an integer over Python's 4,300 digits
-            raise CaptionFileError(f"{name}: {long_number(text)}") from None
-    return obj, f"the {what}"
-
-
-def _is_coco(obj: object) -> bool:
-    return hasattr(obj, "imgToAnns") and hasattr(obj, "getImgIds")
-
-
-def load_annotations(obj: object) -> Captions:
-    """A COCO annotation file (``{"images": [...], "annotations": [...]}``).
-
-    Parameters
-    ----------
-    obj : str, os.PathLike, dict, Captions or pycocotools ``COCO``
-        A path (read as the command line reads files: strict UTF-8, ``.gz``
-        decompressed), the parsed dict, or an object already loaded
-        (returned as is).
-
-    Returns
-    -------
-    Captions
-        Images in the order of the file's ``images`` list, each with its
-        captions (empty ones kept, as the reference keeps them; images
-        without any keep an empty list).
-
-    Raises
-    ------
-    CaptionFileError
-        No ``images`` or ``annotations``, an image without ``id``, malformed
-        JSON, an annotation naming an unknown image or without a string
-        caption; or the file cannot be read.
-
-    Examples
-    --------
-    >>> data = {
-    ...     "images": [{"id": 1}, {"id": 2}],
-    ...     "annotations": [
-    ...         {"id": 10, "image_id": 1, "caption": "a dog"},
-    ...         {"id": 11, "image_id": 1, "caption": "the dog"},
-    ...     ],
-    ... }
-    >>> anns = load_annotations(data)
-    >>> anns.getImgIds()
-    [1, 2]
-    >>> [a["caption"] for a in anns.imgToAnns[1]], anns.imgToAnns[2]
-    (['a dog', 'the dog'], [])
-    >>> load_annotations(anns) is anns
-    True
-    """
-    if _is_coco(obj):
-        return obj  # type: ignore[return-value]
-    data, source = _read_json(obj, "annotation")
-    if not isinstance(data, Mapping) or "annotations" not in data or "images" not in data:
-        raise CaptionFileError(f"{source}: a COCO annotation file needs 'images' and 'annotations'")
-    return _annotations(data, source, allow_empty=True)
-
-
-def load_results(obj: object, annotations: Captions) -> Captions:
-    """A COCO results file (``[{"image_id", "caption"}, ...]``) for ``annotations``.
-
-    Images follow the annotation file's order, restricted to those with
-    results (as pycocotools' ``loadRes``).  A result for an image absent from
-    the annotations is an error listing the ids.
-
-    Parameters
-    ----------
-    obj : str, os.PathLike, list, dict, Captions or pycocotools ``COCO``
-        The results: a path, the parsed list, a dict holding it under
-        ``annotations``, or an object already loaded (returned as is).
-    annotations : Captions or pycocotools ``COCO``
-        The annotations the results are for (from :func:`load_annotations`).
-
-    Returns
-    -------
-    Captions
-        The images that have results, in the annotations' order.
-
-    Raises
-    ------
-    CaptionFileError
-        Not a list, an entry without ``image_id`` or a string ``caption``, a
-        result for an image the annotations do not have; or the file cannot
-        be read.
-
-    Examples
-    --------
-    >>> anns = load_annotations({"images": [{"id": 1}, {"id": 2}, {"id": 3}], "annotations": []})
-    >>> res = load_results(
-    ...     [{"image_id": 3, "caption": "a cat"}, {"image_id": 1, "caption": "a dog"}], anns
-    ... )
-    >>> res.getImgIds()
-    [1, 3]
-    >>> load_results([{"image_id": 4, "caption": "a bus"}], anns)
-    Traceback (most recent call last):
-    ...
-    sparsecider.io.text.CaptionFileError: the results: 1 result image id(s) are not in the ...: [4]
-    """
-    if _is_coco(obj):
-        return obj  # type: ignore[return-value]
-    data, source = _read_json(obj, "results")
-    grouped: dict = {}
-    for where, row in _result_rows(data, source):
-        image = _hashable(_id_of(row, where), where)
-        if "candidate" not in row:
-            raise CaptionFileError(f"{where}: no 'caption'")
-        caption = _caption_of(row["candidate"], f"{where} (image {image!r})", allow_empty=True)
-        grouped.setdefault(image, []).append(caption)
-    known = set(annotations.getImgIds())
-    unknown = [i for i in grouped if i not in known]
-    if unknown:
-        raise CaptionFileError(
-            f"{source}: {len(unknown)} result image id(s) are not in the annotations: "
-            f"{describe_keys(unknown)}"
-        )
-    order = [i for i in annotations.getImgIds() if i in grouped]
-    return Captions(order, [grouped[i] for i in order], "coco-results", source)

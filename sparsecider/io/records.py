@@ -17,7 +17,7 @@ A *record* (``sparsecider stream``, :mod:`sparsecider.stream`,
 (or from ``caption`` lines, several per image), candidates from
 ``candidate``/``caption``; so one file of records serves as both ``-r`` and
 ``-c``.  :func:`jsonl_rows` is the one parser; :func:`as_record` maps the
-aliases onto a record, which :func:`sparsecider.corpus.check_record` checks.
+aliases onto a record, which :func:`sparsecider.core.corpus.check_record` checks.
 """
 
 from __future__ import annotations

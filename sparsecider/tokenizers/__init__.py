@@ -26,10 +26,10 @@ from .registry import (
     registered,
     resolve_tokenizer,
     tokenize,
-    tokenize_slice,
     tokenizer_name,
     tokens,
 )
+from .slices import tokenize_slice
 from .whitespace import split_whitespace
 
 __all__ = [

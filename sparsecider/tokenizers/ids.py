@@ -147,7 +147,7 @@ def reference_id_tokens(
     """Tokens of all reference id rows (image after image) and the image offsets.
 
     ``rows`` are 1-D int64 arrays, ``counts`` the rows per image (as checked
-    by :func:`sparsecider.corpus.reference_id_rows`).  ``hasher`` turns the
+    by :func:`sparsecider.core.corpus.reference_id_rows`).  ``hasher`` turns the
     kept ids and their lengths into tokens (default :func:`id_tokens`).
     """
     lengths = np.array([r.shape[0] for r in rows], dtype=np.int64)

@@ -63,6 +63,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._checks import caption_list
 from .._kernels.tokens import Tokens
 from . import char, ja, ko, zh
 from .cjk import check_options
@@ -78,7 +79,6 @@ __all__ = [
     "registered",
     "resolve_tokenizer",
     "tokenize",
-    "tokenize_slice",
     "tokenizer_name",
     "tokens",
 ]
@@ -418,8 +418,6 @@ def tokens(
     >>> tokens(["穿着红色T恤的男人。"], "char")
     [['穿', '着', '红', '色', 't', '恤', '的', '男', '人']]
     """
-    from ..corpus import caption_list  # the one check of a list of captions
-
     return get_tokenizer(tokenizer, **options).tokens(caption_list(captions, "captions"))
 
 
@@ -478,52 +476,3 @@ def lookahead_complete(captions: Sequence[str]) -> bool:
     """Whether ``captions`` already hold all that :func:`lookahead_captions` takes."""
     nonblank = sum(1 for c in captions if c and not c.isspace())
     return nonblank >= LOOKAHEAD_NONBLANK and sum(map(len, captions)) >= LOOKAHEAD_CHARS
-
-
-def tokenize_slice(
-    captions: list[str], tokenizer: TokenizerLike, following: Iterable[str] = ()
-) -> Tokens:
-    """Tokenize a slice of a longer sequence of captions as the whole sequence would.
-
-    ``following``: the captions after the slice, in order (an iterator is
-    read only as far as :func:`lookahead_captions` needs, and only for the
-    tokenizers whose output can depend on them (``"ptb"``); the others
-    tokenize each caption on its own).  So slices tokenized one by one (in
-    chunks, threads or cluster partitions) give exactly the tokens of the
-    whole sequence tokenized at once.
-
-    Parameters
-    ----------
-    captions : list of str
-        The slice.
-    tokenizer : {"ptb", "whitespace"} or callable
-    following : iterable of str, default ()
-        The captions after the slice.
-
-    Returns
-    -------
-    Tokens
-        Of ``captions`` only.
-
-    Examples
-    --------
-    "He reads K." loses its period only when the next caption begins with
-    a capitalised word (see :func:`sparsecider.ptb_tokenize`):
-
-    >>> whole = tokenize(["He reads K.", "A dog."], "ptb")
-    >>> alone = tokenize(["He reads K."], "ptb")
-    >>> part = tokenize_slice(["He reads K."], "ptb", ["A dog."])
-    >>> bool(np.array_equal(part.hashes, whole.hashes[:3]))
-    True
-    >>> bool(np.array_equal(part.hashes, alone.hashes))  # "k" against "k."
-    False
-    """
-    resolved = get_tokenizer(tokenizer)
-    if not resolved.lookahead:
-        return resolved.split(captions)
-    extra = lookahead_captions(following)
-    if not extra:
-        return resolved.split(captions)
-    tokens = resolved.split(captions + extra)
-    lengths = tokens.lengths[: len(captions)]
-    return Tokens(tokens.hashes[: int(lengths.sum())], lengths)
