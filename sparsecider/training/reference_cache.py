@@ -70,7 +70,7 @@ class ReferenceCache:
     >>> cache.n_images, cache.n_references, cache.vocabulary_size
     (2, 3, 14)
     >>> stats = cache.statistics(tokenize(["a red bus"], "whitespace"), np.array([1]), clip=True)
-    >>> from sparsecider import reduce
+    >>> from sparsecider.core import reduce
     >>> reduce.per_order_values(stats, 6.0, 10.0).round(6).tolist()  # 3-grams: cosine 1, no 4-gram
     [[10.0, 10.0, 10.0, 0.0]]
     """
