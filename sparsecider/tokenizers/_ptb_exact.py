@@ -16,6 +16,7 @@ lines: lower-cased (section 4) and filtered as pycocoevalcap does (section 1).
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 
 from . import _ptb_classes as c
@@ -36,11 +37,13 @@ from ._ptb_rules import (
     DOMAIN,
     DOMAIN_RUN,
     DOTTED,
+    ENTITY_WORD,
     ENTITY_TEXT,
     FRACTION_PAIR,
     HAS_DOMAIN,
     HYPH_DOT,
     HYPH_DOT_RUN,
+    HYPHEN_FRACTION,
     LONE_CLITIC,
     MULTI,
     N_CLITIC,
@@ -53,7 +56,6 @@ from ._ptb_rules import (
     PREFIX,
     PUNCTUATIONS,
     QUOTE_CHARS,
-    QUOTE_RUN,
     QUOTE_WORD,
     SHARP,
     SLASHED,
@@ -83,8 +85,10 @@ __all__ = [
 class _Scanner:
     """One left-to-right pass over ``text`` collecting ``(start, token)`` pairs."""
 
-    def __init__(self, text: str, at_end: bool) -> None:
+    def __init__(self, text: str, at_end: bool, apos: frozenset[int] = frozenset()) -> None:
         self.text = text
+        #: where a "\u2019" stands for an "&apos;" of the input (section 21.5)
+        self.apos = apos
         self.n = len(text)
         self.at_end = at_end
         self.domain = HAS_DOMAIN.search(text) is not None
@@ -152,6 +156,12 @@ class _Scanner:
     def emit(self, pos: int, token: str) -> None:
         """Add ``token`` (which starts at ``pos``) to the output."""
         if token:
+            if self.apos and "\u2019" in token:
+                # a token as typed: its "\u2019" that were "&apos;" become it again
+                token = "".join(
+                    "&apos;" if ch == "\u2019" and pos + k in self.apos else ch
+                    for k, ch in enumerate(token)
+                )
             self.out.append(token)
 
     # -- after a word: clitics and the final period ------------------------------------
@@ -176,13 +186,11 @@ class _Scanner:
             if m:
                 self.emit(start, word[:-1])
                 body = m.group()
-                if body.startswith("&apos;"):
-                    body = "'" + body[6:]
                 if len(body) == 2:  # "n't", "n`t"; as typed when letters follow
                     body = body.replace("\u2019", "'").replace("\u2018", "`")
                 self.emit(end - 1, word[-1] + body)
                 return m.end()
-        if end < self.n and text[end] in APOS + "&":
+        if end < self.n and text[end] in APOS:
             m = N_CLITIC.match(text, end)
             if m is None:
                 m = CLITIC.match(text, end)
@@ -191,16 +199,15 @@ class _Scanner:
             if m is not None:
                 self.emit(start, word)
                 body = m.group()
-                if body.startswith("&apos;"):
-                    body = "'" + body[6:]
                 # a curly "’n" stays as typed; every other clitic gets a straight "'"
                 self.emit(end, body if body[:2].lower() == "\u2019n" else "'" + body[1:])
                 return m.end()
         if periods and end < self.n and text[end] == "." and period_stays(word, text, end):
             self.emit(start, word + ".")
             return end + 1
-        # a period before ",", ";" or ":" stays with any word
-        if periods and text[end : end + 1] == "." and text[end + 1 : end + 2] in (",", ";", ":"):
+        # a period before ",", ";" or ":" stays with any word, and with a
+        # number of ASCII digits only (section 21.7)
+        if (periods or (word.isdigit() and word.isascii())) and text[end : end + 1] == "." and text[end + 1 : end + 2] in (",", ";", ":"):
             self.emit(start, word + ".")
             return end + 1
         self.emit(start, word)
@@ -211,8 +218,7 @@ class _Scanner:
         return (
             self.at_end
             and m.end() == self.n
-            and len(m.group().lstrip("&apos;")) >= 2
-            and (m.group()[-2:].lower() in ("re", "ve", "ll"))
+            and m.group()[-2:].lower() in ("re", "ve", "ll")
         )
 
     # -- the rules ---------------------------------------------------------------------
@@ -229,8 +235,9 @@ class _Scanner:
         for rule, name in (
             (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),
             (SHARP, "plain"), (CURRENCY_PREFIX, "plain"), (PHONE, "phone"),
-            (FRACTION_PAIR, "phone"), (NUMBER, "number"), (SLASHED, "word"),
-            (DOTTED, "dotted"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
+            (FRACTION_PAIR, "phone"), (NUMBER, "number"), (SLASHED, "number"),
+            (DOTTED, "dotted"), (WORD, "word"), (ENTITY_WORD, "word"),
+            (HYPHEN_FRACTION, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
         ):  # fmt: skip
             m = rule.match(text, i)
             if m is not None and m.end() > best_end:
@@ -323,11 +330,9 @@ class _Scanner:
                 tail = m.group()[-2:].lower()
                 if (rule is YEAR and tail[-1] != "s") or tail in ("re", "ve", "ll"):
                     continue
-            tok = m.group().replace("&apos;", "'")
+            tok = m.group()
             self.emit(i, tok if rule is YEAR else "'" + tok[1:])
             return m.end()
-        if ch == "&":
-            return self.symbol_rules(i)
         m = TIS.match(text, i)
         if m:
             self.emit(i, "'t")
@@ -338,9 +343,16 @@ class _Scanner:
         if m is not None:
             self.emit(i, m.group())
             return m.end()
-        m = QUOTE_RUN.match(text, i)
-        self.emit(i, "".join(SPECIAL[q] for q in m.group()))
-        return m.end()
+        return self.quote_pair(i)
+
+    def quote_pair(self, i: int) -> int:
+        """A curly or low quote or backtick, with the next one if it is one too (section 21.6)."""
+        text, j = self.text, i + 1
+        # an "&apos;" pairs with nothing
+        if j < self.n and text[j] in QUOTE_CHARS and not (self.apos and {i, j} & self.apos):
+            j += 1
+        self.emit(i, "".join(SPECIAL.get(q, q) for q in text[i:j]))
+        return j
 
     def pairs(self, i: int) -> int:
         """A run of one character as tokens of two, the odd one last (3 quotes: 2 + 1)."""
@@ -380,12 +392,10 @@ class _Scanner:
                 return self.finish_word(i, m.end(), m.group(), periods=False)
         token = text[i:best]
         if kind == "single":
-            if ch in "`<>":
-                return self.pairs(i)
             if ch in QUOTE_CHARS:
-                m = QUOTE_RUN.match(text, i)
-                self.emit(i, "".join(SPECIAL[q] for q in m.group()))
-                return m.end()
+                return self.quote_pair(i)
+            if ch in "<>":
+                return self.pairs(i)
             if ch in c.OWN_RUNS or ch in "#@_":
                 j = i + 1
                 while j < self.n and text[j] == ch:
@@ -425,8 +435,8 @@ class _Scanner:
             elif kind is _SKIP_KIND:  # spaces and deleted characters print nothing (section 3)
                 i = _SKIP.match(text, i).end()
             else:
-                if kind is _SYMBOL and ch == "&" and text.startswith("&apos;", i):
-                    kind = _QUOTE
+                if kind is _SYMBOL and ch == "&" and c.ENTITY_LETTER_RE.match(text, i):
+                    kind = _WORD  # "&Eacute;cole" (section 21.3)
                 j = rules[kind](i)
                 i = j if j > i else i + 1
         return self.out
@@ -473,7 +483,15 @@ def tokenize_text(text: str, at_end: bool) -> list[str]:
     ``at_end``: whether the text ends where the whole input ends (section 15.1);
     otherwise its end is a line end followed by more captions.
     """
-    tokens = _Scanner(text, at_end).run()
+    apos: frozenset[int] = frozenset()
+    if "&apos;" in text:
+        # "&apos;" acts as a curly apostrophe (section 21.5): read it as one,
+        # and remember where, to print it as typed where "\u2019" would be
+        pieces = text.split("&apos;")
+        ends = list(itertools.accumulate(len(piece) + 1 for piece in pieces[:-1]))
+        apos = frozenset(e - 1 for e in ends)
+        text = "\u2019".join(pieces)
+    tokens = _Scanner(text, at_end, apos).run()
     if "\xad" in text:
         tokens = [t for t in drop_soft_hyphens(tokens) if t]
     # Java prints a token as it is, so one spanning a line end (an SGML tag)

@@ -29,11 +29,13 @@ __all__ = [
     "DOMAIN",
     "DOMAIN_RUN",
     "DOTTED",
+    "ENTITY_WORD",
     "ENTITY_TEXT",
     "FRACTION_PAIR",
     "HAS_DOMAIN",
     "HYPH_DOT",
     "HYPH_DOT_RUN",
+    "HYPHEN_FRACTION",
     "LONE_CLITIC",
     "MULTI",
     "NT",
@@ -46,7 +48,6 @@ __all__ = [
     "PREFIX",
     "PUNCTUATIONS",
     "QUOTE_CHARS",
-    "QUOTE_RUN",
     "QUOTE_WORD",
     "SGML",
     "SHARP",
@@ -82,11 +83,16 @@ APOS = "'\u2019"  # straight and curly apostrophes act alike in clitics (section
 
 # ---- words and numbers (sections 5, 6) ------------------------------------------------
 _JOIN = "[-_" + c.UNICODE_HYPHENS + "]"
+_PRUN = c.PLAIN_RUN
 WORD = re.compile(
     # (a word that starts with a soft hyphen joins no hyphen: "\xadTWO-SEATER")
-    f"\xad{WORD_CONT}*|(?!\xad)(?:{RUN}(?<=[0-9])(?:[.,]{DIGIT}+)+(?=-)|{RUN})"
-    f"(?:{_JOIN}(?:{DIGIT}+/{DIGIT}+(?!{WORD_CONT})|{RUN}))*"
+    f"\xad{WORD_CONT}*|(?!\xad)(?:{_PRUN}(?<=[0-9])(?:[.,]{DIGIT}+)+(?=-)|{_PRUN})"
+    f"(?:{_JOIN}{_PRUN})*"
 )
+#: A run holding entity letters: no hyphen joins it (section 21.3).
+ENTITY_WORD = re.compile(RUN)
+#: A number, a hyphen and a fraction ("1-1/2"; section 21.1).
+HYPHEN_FRACTION = re.compile(f"{DIGIT}+-{DIGIT}+/{DIGIT}+")
 #: Prefixes that keep their hyphen before a space ("anti- and pro-war").
 PREFIX = re.compile(f"(?i:anti|pro)-(?!{WORD_CONT}|-)")
 DOTTED = re.compile(f"{LRUN}(?:[.!?]{LRUN})+")
@@ -94,8 +100,10 @@ DOTTED = re.compile(f"{LRUN}(?:[.!?]{LRUN})+")
 #: and digits ("road.2.5-inch", "dog.-x", "U.S.-based", "trains,-LRB"; section 20).
 HYPH_DOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9.,]*(?:-[A-Za-z0-9]+)+")
 HYPH_DOT_RUN = re.compile(r"[A-Za-z0-9.,]*")
-# words of ASCII letters and digits joined by "/" (and "-"): "and/or", "a-b/c"
-SLASHED = re.compile("[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?:/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)+")
+# two or three words of ASCII letters and digits joined by "/", a hyphen joining
+# only letters inside each: "and/or", "a-b/c", "red/white/blue" (section 21.1)
+_SLASH_PART = "[A-Za-z0-9]+(?:-[A-Za-z]+)*"
+SLASHED = re.compile(f"{_SLASH_PART}(?:/{_SLASH_PART}){{1,2}}")
 # an e-mail address: an ASCII letter or digit (or "<") first, then anything but
 # spaces, brackets ( ) < > { }, "|" and '"' on both sides of the "@"; no final "."
 _ADDR = '[^ \\t\\n\\xa0()<>{|}"'
@@ -107,9 +115,9 @@ ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 #: The run of local-part characters after an address's first character.
 ADDR_RUN = re.compile(f"{_ADDR}@]*")
 NUMBER = re.compile(
-    f"[-+]?(?:{DIGIT}+(?:[.,]{DIGIT}+)+|{DIGIT}+(?::{DIGIT}+)+|{DIGIT}+(?:/{DIGIT}+)+|{DIGIT}+)"
+    f"[-+]?(?:{DIGIT}+(?:[.,]{DIGIT}+)+|{DIGIT}+(?::{DIGIT}+)+|{DIGIT}+(?:/{DIGIT}+){{1,2}}|{DIGIT}+)"
 )
-SIGNED = re.compile(f"[-+]{DIGIT}+(?:[.,:]{DIGIT}+)*")
+SIGNED = re.compile(f"[-+](?:{DIGIT}|[.,:](?={DIGIT}))(?:{DIGIT}|[.,:](?={DIGIT}))*")
 POINT_NUMBER = re.compile(f"[.,:]{DIGIT}+(?:[.,:]{DIGIT}+)*")
 # Numbers separated by single spaces that become one token (section 6).
 FRACTION_PAIR = re.compile(f"{DIGIT}+[ \xa0]{DIGIT}+/{DIGIT}+(?!{DIGIT})")
@@ -147,24 +155,29 @@ HAS_DOMAIN = re.compile(r"\.(?i:com|org|net|edu)")
 #: The dot groups a domain may span from a position (where it could end).
 DOMAIN_RUN = re.compile(rf"{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*")
 # Words that keep an apostrophe (section 9).
+# after d, l, n, o an apostrophe word joins hyphens ("o'clock-x"; section 21.4)
+_HYPHENS_ON = f"(?:{_JOIN}{_PRUN})*"
+_OPEN = f"{APOS}\u2018\u201b`"
 APOS_WORD = re.compile(
-    f"(?:[DdLlNnOo]|[A-HJ-XZ])[{APOS}\u2018`]{LETTER}{{2,}}{WORD_CONT}*"
+    f"(?:[DdLlNnOo][{_OPEN}]{LETTER}{{2,}}{WORD_CONT}*"
     # d', l', o' before two letters or digits ("o'123", "d'90sown")
-    f"|[DdLlOo]'(?:{LETTER}|{DIGIT}){{2,}}{WORD_CONT}*"
-    f"|(?i:c[{APOS}]mon|qu[{APOS}]il|ma[{APOS}]am|ne[{APOS}]er|e[{APOS}]er|o[{APOS}]er"
-    f"|hawai[{APOS}]i|cap[{APOS}]n)(?!{WORD_CONT})|(?i:cont[{APOS}]d\\.)"
-    f"|(?i:ol|dunkin|somethin)[{APOS}](?!{WORD_CONT})"
+    f"|[DdLlOo][{APOS}](?:{LETTER}|{DIGIT}){{2,}}{WORD_CONT}*){_HYPHENS_ON}"
+    f"|[A-HJ-XZ][{_OPEN}]{LETTER}{{2,}}{WORD_CONT}*"
     # a vowel, the apostrophe, a vowel ("pe'e", "graffiti'ed")
-    f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{APOS}\u2018`][AEIOUaeiouA-Z]{WORD_CONT}*"
+    f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_OPEN}][AEIOUaeiouA-Z]{WORD_CONT}*"
+    f"|(?i:qu[{APOS}]il|ma[{APOS}]am|ne[{APOS}]er|e[{APOS}]er|o[{APOS}]er"
+    f"|hawai[{APOS}]i)(?!{WORD_CONT})|(?i:cont'd\\.)"
+    # closed words that need no boundary after them (section 21.4)
+    f"|(?i:li'l|nat'l|ev'ry|c'mon|o[{APOS}]o|c[{APOS}]est|cap[{APOS}]n"
+    f"|(?:ol|dunkin|somethin)[{APOS}])"
 )
 # "y'all", "l'a", "d'k"; not "y'" before a clitic's letters ("y'sitting", "y'dog")
 APOS_PREFIX = re.compile(
-    f"(?:[LlDd][{APOS}]|[JjYy][{APOS}](?!(?i:s|d|m|re|ve|ll)))(?={LETTER})"
-    "|[DdJjLl]'(?=')"  # before a second apostrophe: "d''x" -> "d'" "'" "x"
+    f"[LlDd][{APOS}]|[JjYy][{APOS}](?!(?i:s|d|m|re|ve|ll))(?={LETTER})"
+    f"|[Jj][{APOS}](?!{LETTER})"  # "j'" before anything but a letter, as "d'" (section 21.4)
 )
 MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3}
 
-_AFTER_WORD = f"(?!{WORD_CONT})"
 #: ASCII letters followed by a character that ends every word rule.
 # (no other word rule can match longer: each needs, right after the letters, a
 # character that is none of these; "." "!" "?" join only a following letter)
@@ -175,8 +188,9 @@ PLAIN_WORD = re.compile(
 # (a straight clitic must not run on into an ASCII letter; any other character ends it)
 #: Where the text holds an "@", only what ends an e-mail address ends a plain word.
 PLAIN_WORD_AT = re.compile(r'[A-Za-z]+(?=[ \t\n()<>{}"|]|\Z)')
-CLITIC = re.compile("(?:'|&apos;)(?i:s|m|d|re|ve|ll)(?![A-Za-z])|\u2019(?i:s|m|d|re|ve|ll)")
-NT = re.compile(f"(?i:[{APOS}`\u2018]t|&apos;t){LETTER}*")
+# ("&apos;" is read as a curly apostrophe: section 21.5)
+CLITIC = re.compile("'(?i:s|m|d|re|ve|ll)(?![A-Za-z])|\u2019(?i:s|m|d|re|ve|ll)")
+NT = re.compile(f"(?i:[{APOS}`\u2018]t){LETTER}*")
 # "'n" before a space or the end, "'n'"; a curly "’n" before anything (section 20)
 N_CLITIC = re.compile(f"'[nN]'|'[nN](?={c.SPACE_CLASS}|\\Z)|\u2019[nN][{APOS}]?")
 APOS_CLITIC = re.compile(f"(.+?)[{APOS}](?i:s|m|d|re|ve|ll)")
@@ -187,14 +201,14 @@ ACRONYM = re.compile(r"[A-Za-z](?:\.[A-Za-z])+")
 LONE_CLITIC = CLITIC
 # a decade ("'90s"), or two digits before a space or the end ("'85")
 YEAR = re.compile(f"[{APOS}](?:[1-9]0[sS]|[0-9]{{2}}(?={c.SPACE_CLASS}|\\Z))")
-QUOTE_WORD = re.compile(f"'(?i:em)|'(?i:cause){_AFTER_WORD}|'(?i:n)'|'(?i:till?)")
-#: A curly "\u2019em" stays as typed.
-CURLY_EM = re.compile("\u2019(?i:em)")
+QUOTE_WORD = re.compile("'(?i:em|cause|n'|till?)")
+#: A curly "\u2019em", "\u2019cause", "\u2019til" stays as typed, needing no boundary.
+CURLY_EM = re.compile("\u2019(?i:em|cause|till?)")
 TIS = re.compile("'(?i:t)(?=(?i:is|was))")
 
-#: Curly and angle quotes: a run of them is one token, each rewritten (section 10).
-QUOTE_CHARS = "\u2018\u2019\u201b\u2039\u203a\u201c\u201d\xab\xbb\x91\x92\x93\x94"
-QUOTE_RUN = re.compile(f"[{QUOTE_CHARS}]+")
+#: Curly, angle and low quotes and the backtick: two of them in a row are one
+#: token, each rewritten (sections 10, 21.6).
+QUOTE_CHARS = "\u2018\u2019\u201b\u2039\u203a\u201c\u201d\xab\xbb\x91\x92\x93\x94\u201a\u201e\u201f`"
 
 # ---- other symbols ---------------------------------------------------------------------
 ENTITY = re.compile(r"&(?i:amp|lt|gt|quot|apos|nbsp|mdash|ndash);|&#[0-9]+;")
@@ -209,13 +223,15 @@ SGML = re.compile(
     r"|!--[^<>]*--)>"
 )
 EMOTICON = re.compile(
-    r"(?:>?[:;=][-']?[)(\]\[DdPp3@|\\O]|\(\^_\^\)|\(-_-\)|\^_\^|>_<|-_-)" f"(?!{WORD_CONT})"
+    # (a nose "o", a mouth "{"; "3" without a nose; the faces need no boundary: section 21.8)
+    r">?(?:[:;=][-'o]?[)(\]\[{DdPp@|\\O]|:3)" f"(?!{WORD_CONT})"
+    r"|\((?:\^_\^|-_-|>_<)\)|\^_\^|>_<|-_-"
 )
 BRACKET_WORD = re.compile(r"-(?i:LRB|RRB|LSB|RSB|LCB|RCB)-")
 ELLIPSIS = re.compile(r"\.{3,5}|\.(?: \.){2,}")
 DASHES = re.compile(r"-{2,}")
 HASH_WORD = re.compile(f"#{LETTER}+")
-AT_HANDLE = re.compile(f"@{RUN}")
+AT_HANDLE = re.compile("@[A-Za-z_][A-Za-z0-9_]*")  # section 21.2
 BANGS = re.compile(r"[!?]+")
 
 # The rules of a token that starts with a symbol, by the symbols they can start with
