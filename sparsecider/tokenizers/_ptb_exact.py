@@ -15,34 +15,25 @@ lines: lower-cased (section 4) and filtered as pycocoevalcap does (section 1).
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import re
 
 from . import _ptb_classes as c
 from ._ptb_rules import (
-    ADDR_RUN,
     AMPERSAND,
     APOS,
     APOS_CLITIC,
     APOS_PREFIX,
     APOS_WORD,
-    ASCII_ALNUM,
     ASCII_LETTERS,
-    AT_WORD,
     CLITIC,
     CPLUSPLUS,
     CURLY_EM,
     CURRENCY_PREFIX,
-    DOMAIN,
-    DOMAIN_RUN,
     DOTTED,
-    ENTITY_WORD,
     ENTITY_TEXT,
+    ENTITY_WORD,
     FRACTION_PAIR,
-    HAS_DOMAIN,
-    HYPH_DOT,
-    HYPH_DOT_RUN,
     HYPHEN_FRACTION,
     LONE_CLITIC,
     MULTI,
@@ -74,6 +65,7 @@ from ._ptb_rules import (
     period_stays,
     rewrite_brackets,
 )
+from ._ptb_web import AddressScanner
 
 __all__ = [
     "PUNCTUATIONS",
@@ -82,76 +74,18 @@ __all__ = [
 ]
 
 
-class _Scanner:
+class _Scanner(AddressScanner):
     """One left-to-right pass over ``text`` collecting ``(start, token)`` pairs."""
 
     def __init__(self, text: str, at_end: bool, apos: frozenset[int] = frozenset()) -> None:
-        self.text = text
+        super().__init__(text)
         #: where a "\u2019" stands for an "&apos;" of the input (section 21.5)
         self.apos = apos
         self.n = len(text)
         self.at_end = at_end
-        self.domain = HAS_DOMAIN.search(text) is not None
-        self.mail = "@" in text
         self.plain_word = PLAIN_WORD_AT if self.mail or self.domain else PLAIN_WORD
-        # the runs the address rules last looked at (each is read once: linear time)
-        self._addr = (-1, -1, False)  # run start, run end, no address ends there
-        self._dom = (-1, -1)  # run start, run end
-        self._hd = (-1, -1)  # run start, run end: no HYPH_DOT starts in it
-        self._runs: dict[str, tuple[int, int]] = {}
-        #: where each ".com" (".org", ...) starts
-        self._tlds = [m.start() for m in HAS_DOMAIN.finditer(text)] if self.domain else []
         #: the tokens, and "\n" for each line end between them
         self.out: list[str] = []
-
-    def run_cached(self, rule: re.Pattern, run: re.Pattern, key: str, i: int) -> re.Match | None:
-        """``rule`` at ``i``, unless it failed from an earlier start in the same run."""
-        start, end = self._runs.get(key, (-1, -1))
-        if start < i < end:
-            return None
-        m = rule.match(self.text, i)
-        if m is None:
-            self._runs[key] = (i, run.match(self.text, i).end())
-        return m
-
-    def hyph_dot_at(self, i: int) -> re.Match | None:
-        """:data:`HYPH_DOT` at ``i``; a failure holds for the rest of its run."""
-        start, end = self._hd
-        if start < i < end:
-            return None
-        m = HYPH_DOT.match(self.text, i)
-        if m is None:
-            self._hd = (i, HYPH_DOT_RUN.match(self.text, i).end())
-        return m
-
-    def mail_at(self, i: int) -> re.Match | None:
-        """An e-mail address starting at ``i``, read in linear time overall."""
-        start, end, failed = self._addr
-        if not start < i < end:
-            end = ADDR_RUN.match(self.text, i + 1).end()
-            start, failed = i, False
-        if failed or self.text[end : end + 1] != "@":
-            self._addr = (start, end, failed)
-            return None
-        m = AT_WORD.match(self.text, i)
-        # every start in the run meets the same "@" and what follows it
-        self._addr = (start, end, m is None and self.text[i] in ASCII_ALNUM)
-        return m
-
-    def domain_at(self, i: int) -> re.Match | None:
-        """A domain name starting at ``i`` (only where one ends in the run)."""
-        start, end = self._dom
-        if not start <= i < end:
-            m = DOMAIN_RUN.match(self.text, i)
-            if m is None:
-                return None
-            start, end = i, m.end()
-            self._dom = (start, end)
-        # a ".com" must start after i, inside the run or where it stops
-        k = bisect.bisect_right(self._tlds, i)
-        if k == len(self._tlds) or self._tlds[k] > end:
-            return None
-        return DOMAIN.match(self.text, i)
 
     def emit(self, pos: int, token: str) -> None:
         """Add ``token`` (which starts at ``pos``) to the output."""
@@ -207,7 +141,11 @@ class _Scanner:
             return end + 1
         # a period before ",", ";" or ":" stays with any word, and with a
         # number of ASCII digits only (section 21.7)
-        if (periods or (word.isdigit() and word.isascii())) and text[end : end + 1] == "." and text[end + 1 : end + 2] in (",", ";", ":"):
+        if (
+            (periods or (word.isdigit() and word.isascii()))
+            and text[end : end + 1] == "."
+            and text[end + 1 : end + 2] in (",", ";", ":")
+        ):
             self.emit(start, word + ".")
             return end + 1
         self.emit(start, word)
@@ -215,11 +153,7 @@ class _Scanner:
 
     def _clitic_at_end(self, m: re.Match) -> bool:
         # 're, 've, 'll are no clitics at the very end of the input (section 15.1)
-        return (
-            self.at_end
-            and m.end() == self.n
-            and m.group()[-2:].lower() in ("re", "ve", "ll")
-        )
+        return self.at_end and m.end() == self.n and m.group()[-2:].lower() in ("re", "ve", "ll")
 
     # -- the rules ---------------------------------------------------------------------
     def word_rules(self, i: int) -> int:

@@ -29,13 +29,13 @@ __all__ = [
     "DOMAIN",
     "DOMAIN_RUN",
     "DOTTED",
-    "ENTITY_WORD",
     "ENTITY_TEXT",
+    "ENTITY_WORD",
     "FRACTION_PAIR",
     "HAS_DOMAIN",
+    "HYPHEN_FRACTION",
     "HYPH_DOT",
     "HYPH_DOT_RUN",
-    "HYPHEN_FRACTION",
     "LONE_CLITIC",
     "MULTI",
     "NT",
@@ -208,7 +208,9 @@ TIS = re.compile("'(?i:t)(?=(?i:is|was))")
 
 #: Curly, angle and low quotes and the backtick: two of them in a row are one
 #: token, each rewritten (sections 10, 21.6).
-QUOTE_CHARS = "\u2018\u2019\u201b\u2039\u203a\u201c\u201d\xab\xbb\x91\x92\x93\x94\u201a\u201e\u201f`"
+QUOTE_CHARS = (
+    "\u2018\u2019\u201b\u2039\u203a\u201c\u201d\xab\xbb\x91\x92\x93\x94\u201a\u201e\u201f`"
+)
 
 # ---- other symbols ---------------------------------------------------------------------
 ENTITY = re.compile(r"&(?i:amp|lt|gt|quot|apos|nbsp|mdash|ndash);|&#[0-9]+;")
@@ -224,7 +226,8 @@ SGML = re.compile(
 )
 EMOTICON = re.compile(
     # (a nose "o", a mouth "{"; "3" without a nose; the faces need no boundary: section 21.8)
-    r">?(?:[:;=][-'o]?[)(\]\[{DdPp@|\\O]|:3)" f"(?!{WORD_CONT})"
+    r">?(?:[:;=][-'o]?[)(\]\[{DdPp@|\\O]|:3)"
+    f"(?!{WORD_CONT})"
     r"|\((?:\^_\^|-_-|>_<)\)|\^_\^|>_<|-_-"
 )
 BRACKET_WORD = re.compile(r"-(?i:LRB|RRB|LSB|RSB|LCB|RCB)-")
