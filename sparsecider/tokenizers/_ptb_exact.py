@@ -77,10 +77,10 @@ __all__ = [
 class _Scanner(AddressScanner):
     """One left-to-right pass over ``text`` collecting ``(start, token)`` pairs."""
 
-    def __init__(self, text: str, at_end: bool, apos: frozenset[int] = frozenset()) -> None:
+    def __init__(self, text: str, at_end: bool, apos: dict[int, str] | None = None) -> None:
         super().__init__(text)
-        #: where a "\u2019" stands for an "&apos;" of the input (section 21.5)
-        self.apos = apos
+        #: where a "\u2019" stands for an "&apos;" of the input, as typed (section 21.5)
+        self.apos = apos or {}
         self.n = len(text)
         self.at_end = at_end
         self.plain_word = PLAIN_WORD_AT if self.mail or self.domain else PLAIN_WORD
@@ -90,16 +90,23 @@ class _Scanner(AddressScanner):
     def emit(self, pos: int, token: str) -> None:
         """Add ``token`` (which starts at ``pos``) to the output."""
         if token:
-            if self.apos and "\u2019" in token:
-                # a token as typed: its "\u2019" that were "&apos;" become it again
+            if self.apos and ("\u2019" in token or "'" in token):
+                # "&apos;" comes back where "\u2019" is printed as typed; in other
+                # letter cases ("&APOS;") also where it would print "'"
+                apos = self.apos
                 token = "".join(
-                    "&apos;" if ch == "\u2019" and pos + k in self.apos else ch
+                    apos[pos + k]
+                    if pos + k in apos
+                    and (ch == "\u2019" or (ch == "'" and apos[pos + k][1] != "a"))
+                    else ch
                     for k, ch in enumerate(token)
                 )
             self.out.append(token)
 
     # -- after a word: clitics and the final period ------------------------------------
-    def finish_word(self, start: int, end: int, word: str, periods: bool = True) -> int:
+    def finish_word(
+        self, start: int, end: int, word: str, periods: bool = True, comma_period: bool = False
+    ) -> int:
         text = self.text
         low = word.lower()
         split = MULTI.get(low)
@@ -142,7 +149,7 @@ class _Scanner(AddressScanner):
         # a period before ",", ";" or ":" stays with any word, and with a
         # number of ASCII digits only (section 21.7)
         if (
-            (periods or (word.isdigit() and word.isascii()))
+            (periods or comma_period or (word.isdigit() and word.isascii()))
             and text[end : end + 1] == "."
             and text[end + 1 : end + 2] in (",", ";", ":")
         ):
@@ -210,7 +217,7 @@ class _Scanner(AddressScanner):
             self.emit(i, rewrite_brackets(token).replace(" ", "\xa0"))
             return best_end
         if kind == "amp":
-            return self.finish_word(i, best_end, token.replace("&amp;", "&"))
+            return self.finish_word(i, best_end, _AMP.sub("&", token))
         if kind == "apos":
             clitic = APOS_CLITIC.fullmatch(token)
             if clitic is not None:  # "l'll", "K'll": the clitic wins
@@ -218,7 +225,9 @@ class _Scanner(AddressScanner):
             if token.endswith("."):
                 self.emit(i, token)
                 return best_end
-            return self.finish_word(i, best_end, token, periods=False)
+            # (after d, l, n, o a period before , ; : stays: section 21.7)
+            keep = token[0] in "DdLlNnOo" and token[1] in "'\u2019\u2018\u201b`"
+            return self.finish_word(i, best_end, token, periods=False, comma_period=keep)
         if kind == "mail":
             self.emit(i, token)
             return best_end
@@ -283,7 +292,7 @@ class _Scanner(AddressScanner):
         """A curly or low quote or backtick, with the next one if it is one too (section 21.6)."""
         text, j = self.text, i + 1
         # an "&apos;" pairs with nothing
-        if j < self.n and text[j] in QUOTE_CHARS and not (self.apos and {i, j} & self.apos):
+        if j < self.n and text[j] in QUOTE_CHARS and i not in self.apos and j not in self.apos:
             j += 1
         self.emit(i, "".join(SPECIAL.get(q, q) for q in text[i:j]))
         return j
@@ -376,6 +385,9 @@ class _Scanner(AddressScanner):
         return self.out
 
 
+_AMP = re.compile("&(?i:amp;)")
+_APOS = re.compile("&(?i:apos;)")
+
 # Characters that start no token: spaces, silent separators, deleted characters.
 _STARTERS = (
     c.WORD_CHAR_CLASS[1:-1]
@@ -417,13 +429,14 @@ def tokenize_text(text: str, at_end: bool) -> list[str]:
     ``at_end``: whether the text ends where the whole input ends (section 15.1);
     otherwise its end is a line end followed by more captions.
     """
-    apos: frozenset[int] = frozenset()
-    if "&apos;" in text:
-        # "&apos;" acts as a curly apostrophe (section 21.5): read it as one,
-        # and remember where, to print it as typed where "\u2019" would be
-        pieces = text.split("&apos;")
-        ends = list(itertools.accumulate(len(piece) + 1 for piece in pieces[:-1]))
-        apos = frozenset(e - 1 for e in ends)
+    apos: dict[int, str] = {}
+    if "&" in text and _APOS.search(text) is not None:
+        # "&apos;" (any letter case) acts as a curly apostrophe (section 21.5):
+        # read it as one, and remember where, to print it as typed
+        pieces = _APOS.split(text)
+        spellings = _APOS.findall(text)
+        ends = itertools.accumulate(len(piece) + 1 for piece in pieces[:-1])
+        apos = {e - 1: spelling for e, spelling in zip(ends, spellings, strict=True)}
         text = "\u2019".join(pieces)
     tokens = _Scanner(text, at_end, apos).run()
     if "\xad" in text:

@@ -124,7 +124,8 @@ FRACTION_PAIR = re.compile(f"{DIGIT}+[ \xa0]{DIGIT}+/{DIGIT}+(?!{DIGIT})")
 PHONE = re.compile(
     r"(?:\+?[0-9]{2,4} |\(\+?[0-9]{2,4}\) ?)(?:[0-9]{2,4} )?[0-9]{3,4}[ -]?[0-9]{3,}(?![0-9])"
 )
-AMPERSAND = re.compile(r"[A-Z]+&(?:amp;)?[A-Z]+(?:-[0-9]+)?")
+# capitals joined by "&" ("AT&T", "S&AMP;P") or "+" ("A+B"; section 21.9)
+AMPERSAND = re.compile(r"[A-Z]+&(?i:amp;)?[A-Z]+(?:-[0-9]+)?|[A-Z]+\+[A-Z]+")
 CPLUSPLUS = re.compile(r"[Cc]\+\+")
 SHARP = re.compile(r"[CcFf]#")
 CURRENCY_PREFIX = re.compile(r"[A-Z]+\$")
@@ -158,18 +159,20 @@ DOMAIN_RUN = re.compile(rf"{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*")
 # after d, l, n, o an apostrophe word joins hyphens ("o'clock-x"; section 21.4)
 _HYPHENS_ON = f"(?:{_JOIN}{_PRUN})*"
 _OPEN = f"{APOS}\u2018\u201b`"
+_PL, _PC = c.PLAIN_LETTER, c.PLAIN_CONT  # no entity letter inside (section 21.4)
 APOS_WORD = re.compile(
-    f"(?:[DdLlNnOo][{_OPEN}]{LETTER}{{2,}}{WORD_CONT}*"
+    f"(?:[DdLlNnOo][{_OPEN}]{_PL}{{2,}}{_PC}*"
     # d', l', o' before two letters or digits ("o'123", "d'90sown")
-    f"|[DdLlOo][{APOS}](?:{LETTER}|{DIGIT}){{2,}}{WORD_CONT}*){_HYPHENS_ON}"
-    f"|[A-HJ-XZ][{_OPEN}]{LETTER}{{2,}}{WORD_CONT}*"
+    f"|[DdLlOo][{APOS}](?:{_PL}|{DIGIT}){{2,}}{_PC}*){_HYPHENS_ON}"
+    f"|[A-HJ-XZ][{_OPEN}]{_PL}{{2,}}{_PC}*"
     # a vowel, the apostrophe, a vowel ("pe'e", "graffiti'ed")
-    f"|{LETTER}{LETTER}+(?<=[AEIOUYaeiouy])[{_OPEN}][AEIOUaeiouA-Z]{WORD_CONT}*"
-    f"|(?i:qu[{APOS}]il|ma[{APOS}]am|ne[{APOS}]er|e[{APOS}]er|o[{APOS}]er"
-    f"|hawai[{APOS}]i)(?!{WORD_CONT})|(?i:cont'd\\.)"
+    # (only letters after it: "pe'e2" -> "pe'e" "2"; no entity letter: section 21.4)
+    f"|{_PL}{_PL}+(?<=[AEIOUYaeiouy])[{_OPEN}][AEIOUaeiouA-Z](?:{_PL}|{c.MARK})*"
+    f"|(?i:qu[{APOS}]il|ma[{APOS}]am|ne[{APOS}]er|o[{APOS}]er"
+    f"|hawai[{APOS}]i)(?!{LETTER})|(?i:cont'd\\.)"
     # closed words that need no boundary after them (section 21.4)
-    f"|(?i:li'l|nat'l|ev'ry|c'mon|o[{APOS}]o|c[{APOS}]est|cap[{APOS}]n"
-    f"|(?:ol|dunkin|somethin)[{APOS}])"
+    f"|(?i:li'l|nat'l|ev'ry|c'mon|e'er|o[{APOS}]o|c[{APOS}]est|cap[{APOS}]n|ol[{APOS}]"
+    f"|(?:dunkin|somethin)[{APOS}](?![tT]))"
 )
 # "y'all", "l'a", "d'k"; not "y'" before a clitic's letters ("y'sitting", "y'dog")
 APOS_PREFIX = re.compile(
@@ -180,10 +183,11 @@ MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3
 
 #: ASCII letters followed by a character that ends every word rule.
 # (no other word rule can match longer: each needs, right after the letters, a
-# character that is none of these; "." "!" "?" join only a following letter)
+# character that is none of these; "." "!" "?" join only a following letter,
+# an entity letter's "&" included: "dishes.&uuml;")
 PLAIN_WORD = re.compile(
     r"[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]"
-    r"|[.!?](?:[\x00-\x2b/:-\x40\x5b-\x60\x7b-\x7f]|\Z)|\Z)"
+    r"|[.!?](?:[\x00-\x25\x27-\x2b/:-\x40\x5b-\x60\x7b-\x7f]|\Z)|\Z)"
 )
 # (a straight clitic must not run on into an ASCII letter; any other character ends it)
 #: Where the text holds an "@", only what ends an e-mail address ends a plain word.
@@ -226,7 +230,7 @@ SGML = re.compile(
 )
 EMOTICON = re.compile(
     # (a nose "o", a mouth "{"; "3" without a nose; the faces need no boundary: section 21.8)
-    r">?(?:[:;=][-'o]?[)(\]\[{DdPp@|\\O]|:3)"
+    r">?(?:[:;=][-'o*]?[)(\]\[{DdPp@|\\O]|:3)"
     f"(?!{WORD_CONT})"
     r"|\((?:\^_\^|-_-|>_<)\)|\^_\^|>_<|-_-"
 )
