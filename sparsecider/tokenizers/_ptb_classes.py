@@ -66,7 +66,7 @@ _letters = ranges_to_class(t.LETTERS) + "\u03a3"
 # word joined by hyphens (PLAIN_RUN)
 ENTITY_LETTER = "&[aeiouAEIOU](?i:acute|grave|uml);"
 ENTITY_LETTER_RE = re.compile(ENTITY_LETTER)
-PLAIN_LETTER = f"(?![0-9])[{_letters}]"
+PLAIN_LETTER = f"(?:(?![0-9])[{_letters}])"
 LETTER = f"(?:{PLAIN_LETTER}|{ENTITY_LETTER})"
 # The soft hyphen acts as a mark inside words (the reference drops it from word
 # tokens afterwards; section 20), not listed in appendix A's marks.

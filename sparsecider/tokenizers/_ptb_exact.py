@@ -97,7 +97,7 @@ class _Scanner(AddressScanner):
                 token = "".join(
                     apos[pos + k]
                     if pos + k in apos
-                    and (ch == "\u2019" or (ch == "'" and apos[pos + k][1] != "a"))
+                    and (ch == "\u2019" or (ch == "'" and apos[pos + k] != "&apos;"))
                     else ch
                     for k, ch in enumerate(token)
                 )
@@ -350,7 +350,9 @@ class _Scanner(AddressScanner):
         if kind == "sgml":
             token = re.sub(c.SPACE_CLASS.replace("\\n", ""), "\xa0", token)
         elif kind == "entity":
-            token = ENTITY_TEXT.get(token, token)
+            low = token.lower()
+            if low != "&quot;" or token == "&quot;":
+                token = ENTITY_TEXT.get(low, token)
         elif kind in ("emoticon", "phone"):
             token = rewrite_brackets(token).replace(" ", "\xa0")
         elif kind == "ellipsis":

@@ -86,11 +86,12 @@ _JOIN = "[-_" + c.UNICODE_HYPHENS + "]"
 _PRUN = c.PLAIN_RUN
 WORD = re.compile(
     # (a word that starts with a soft hyphen joins no hyphen: "\xadTWO-SEATER")
-    f"\xad{WORD_CONT}*|(?!\xad)(?:{_PRUN}(?<=[0-9])(?:[.,]{DIGIT}+)+(?=-)|{_PRUN})"
+    f"\xad{WORD_CONT}*|(?!\xad)(?:{_PRUN}(?<=[0-9])(?:[.,]{DIGIT}+)+(?=-{_PRUN})|{_PRUN})"
     f"(?:{_JOIN}{_PRUN})*"
 )
-#: A run holding entity letters: no hyphen joins it (section 21.3).
-ENTITY_WORD = re.compile(RUN)
+#: A run holding entity letters: no hyphen joins it, nor a digit before
+#: ("9on" "&eacute;"; section 21.3).
+ENTITY_WORD = re.compile(f"(?:{LETTER}|{c.MARK}){WORD_CONT}*")
 #: A number, a hyphen and a fraction ("1-1/2"; section 21.1).
 HYPHEN_FRACTION = re.compile(f"{DIGIT}+-{DIGIT}+/{DIGIT}+")
 #: Prefixes that keep their hyphen before a space ("anti- and pro-war").
@@ -171,8 +172,9 @@ APOS_WORD = re.compile(
     f"|(?i:qu[{APOS}]il|ma[{APOS}]am|ne[{APOS}]er|o[{APOS}]er"
     f"|hawai[{APOS}]i)(?!{LETTER})|(?i:cont'd\\.)"
     # closed words that need no boundary after them (section 21.4)
-    f"|(?i:li'l|nat'l|ev'ry|c'mon|e'er|o[{APOS}]o|c[{APOS}]est|cap[{APOS}]n|ol[{APOS}]"
-    f"|(?:dunkin|somethin)[{APOS}](?![tT]))"
+    f"|(?i:li'l|nat'l|ev'ry|c'mon|e'er|o[{APOS}]o|c[{APOS}]est|cap[{APOS}]n"
+    # (not before the letters of a clitic or, after n, of n't: "ol'screen" -> "ol" "screen")
+    f"|(?:ol|dunkin|somethin)[{APOS}](?!s|d|m|re|ve|ll|(?<=n.)t))"
 )
 # "y'all", "l'a", "d'k"; not "y'" before a clitic's letters ("y'sitting", "y'dog")
 APOS_PREFIX = re.compile(
@@ -194,7 +196,7 @@ PLAIN_WORD = re.compile(
 PLAIN_WORD_AT = re.compile(r'[A-Za-z]+(?=[ \t\n()<>{}"|]|\Z)')
 # ("&apos;" is read as a curly apostrophe: section 21.5)
 CLITIC = re.compile("'(?i:s|m|d|re|ve|ll)(?![A-Za-z])|\u2019(?i:s|m|d|re|ve|ll)")
-NT = re.compile(f"(?i:[{APOS}`\u2018]t){LETTER}*")
+NT = re.compile(f"(?i:[{APOS}`\u2018]t){c.PLAIN_LETTER}*")
 # "'n" before a space or the end, "'n'"; a curly "’n" before anything (section 20)
 N_CLITIC = re.compile(f"'[nN]'|'[nN](?={c.SPACE_CLASS}|\\Z)|\u2019[nN][{APOS}]?")
 APOS_CLITIC = re.compile(f"(.+?)[{APOS}](?i:s|m|d|re|ve|ll)")
@@ -217,6 +219,7 @@ QUOTE_CHARS = (
 )
 
 # ---- other symbols ---------------------------------------------------------------------
+# (any letter case; "&quot;" is decoded in lower case only: section 21.3)
 ENTITY = re.compile(r"&(?i:amp|lt|gt|quot|apos|nbsp|mdash|ndash);|&#[0-9]+;")
 ENTITY_TEXT = {"&amp;": "&", "&AMP;": "&", "&Amp;": "&", "&lt;": "<", "&LT;": "<",
                 "&gt;": ">", "&GT;": ">", "&quot;": "''", "&apos;": "'", "&nbsp;": "",
@@ -231,7 +234,7 @@ SGML = re.compile(
 EMOTICON = re.compile(
     # (a nose "o", a mouth "{"; "3" without a nose; the faces need no boundary: section 21.8)
     r">?(?:[:;=][-'o*]?[)(\]\[{DdPp@|\\O]|:3)"
-    f"(?!{WORD_CONT})"
+    "(?![A-Za-z0-9])"
     r"|\((?:\^_\^|-_-|>_<)\)|\^_\^|>_<|-_-"
 )
 BRACKET_WORD = re.compile(r"-(?i:LRB|RRB|LSB|RSB|LCB|RCB)-")
