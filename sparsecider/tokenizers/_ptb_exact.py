@@ -33,6 +33,7 @@ from ._ptb_rules import (
     DOTTED,
     ENTITY_TEXT,
     ENTITY_WORD,
+    FILE_NAME,
     FRACTION_PAIR,
     HYPHEN_FRACTION,
     LONE_CLITIC,
@@ -177,7 +178,7 @@ class _Scanner(AddressScanner):
             (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),
             (SHARP, "plain"), (CURRENCY_PREFIX, "plain"), (PHONE, "phone"),
             (FRACTION_PAIR, "phone"), (NUMBER, "number"), (SLASHED, "number"),
-            (DOTTED, "dotted"), (WORD, "word"), (ENTITY_WORD, "word"),
+            (FILE_NAME, "number"), (DOTTED, "dotted"), (WORD, "word"), (ENTITY_WORD, "word"),
             (HYPHEN_FRACTION, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
         ):  # fmt: skip
             m = rule.match(text, i)
@@ -236,7 +237,6 @@ class _Scanner(AddressScanner):
             self.emit(i, token)
             return best_end
         if kind == "number":
-            m = re.match(r"[0-9]+:[0-9]+(?::[0-9]+)*", token)
             return self.finish_word(i, best_end, token, periods=False)
         if kind == "hyphdot":
             head = token[: token.index("-")]
@@ -389,6 +389,22 @@ class _Scanner(AddressScanner):
 
 _AMP = re.compile("&(?i:amp;)")
 _APOS = re.compile("&(?i:apos;)")
+_CLITIC_AFTER = re.compile("(?i:s|m|d|re|ve|ll)")
+
+
+def _joins_capitals(text: str, m: re.Match) -> bool:
+    """Whether the "&APOS;" of ``m`` is read as capitals joined by "&" (section 21.5)."""
+    start, end = m.start(), m.end()
+    if m.group()[1] != "A" or not "A" <= text[start - 1 : start] <= "Z":
+        return False
+    if text[start - 1] in "N" and text[end : end + 1] in "tT" and text[end:]:
+        return False  # "DON&APOS;T": n't
+    if text[start - 1] in "DLNO" and not text[start - 2 : start - 1].isalpha():
+        # a longer apostrophe word or prefix: "N&APOS;ROLL", "L&APOS;A" (section 9)
+        two = text[end : end + 2]
+        return text[start - 1] in "NO" and not (len(two) == 2 and two.isalpha())
+    return _CLITIC_AFTER.match(text, end) is None
+
 
 # Characters that start no token: spaces, silent separators, deleted characters.
 _STARTERS = (
@@ -435,8 +451,15 @@ def tokenize_text(text: str, at_end: bool) -> list[str]:
     if "&" in text and _APOS.search(text) is not None:
         # "&apos;" (any letter case) acts as a curly apostrophe (section 21.5):
         # read it as one, and remember where, to print it as typed
-        pieces = _APOS.split(text)
-        spellings = _APOS.findall(text)
+        # (but for "&A..." after a capital, which joins it unless a clitic
+        # follows: "ROCK&APOS;N" -> "rock&apos" ";" "n", as "AT&T")
+        found = [m for m in _APOS.finditer(text) if not _joins_capitals(text, m)]
+        pieces, spellings, k = [], [], 0
+        for m in found:
+            pieces.append(text[k : m.start()])
+            spellings.append(m.group())
+            k = m.end()
+        pieces.append(text[k:])
         ends = itertools.accumulate(len(piece) + 1 for piece in pieces[:-1])
         apos = {e - 1: spelling for e, spelling in zip(ends, spellings, strict=True)}
         text = "\u2019".join(pieces)

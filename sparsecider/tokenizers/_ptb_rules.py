@@ -31,6 +31,7 @@ __all__ = [
     "DOTTED",
     "ENTITY_TEXT",
     "ENTITY_WORD",
+    "FILE_NAME",
     "FRACTION_PAIR",
     "HAS_DOMAIN",
     "HYPHEN_FRACTION",
@@ -116,7 +117,13 @@ ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 #: The run of local-part characters after an address's first character.
 ADDR_RUN = re.compile(f"{_ADDR}@]*")
 NUMBER = re.compile(
-    f"[-+]?(?:{DIGIT}+(?:[.,]{DIGIT}+)+|{DIGIT}+(?::{DIGIT}+)+|{DIGIT}+(?:/{DIGIT}+){{1,2}}|{DIGIT}+)"
+    # (".", "," and ":" mix: "2:30.10", "1,5:30"; section 21.7)
+    f"[-+]?(?:{DIGIT}+(?:[.,:]{DIGIT}+)+|{DIGIT}+(?:/{DIGIT}+){{1,2}}|{DIGIT}+)"
+)
+#: A file name that starts with a digit, by its extension ("5.txt", "3d.h"; section 21.10).
+FILE_NAME = re.compile(
+    "[0-9][A-Za-z0-9]*(?:[.][A-Za-z0-9]+)*[.](?i:c|h|x|gz|pl|ps|py|bat|bmp|cgi|cpp|dll|docx?"
+    f"|exe|gif|html?|jar|java|jpe?g|mov|pdf|php|png|ppt|sql|tar|txt|wav|xml|zip)(?!{WORD_CONT})"
 )
 SIGNED = re.compile(f"[-+](?:{DIGIT}|[.,:](?={DIGIT}))(?:{DIGIT}|[.,:](?={DIGIT}))*")
 POINT_NUMBER = re.compile(f"[.,:]{DIGIT}+(?:[.,:]{DIGIT}+)*")
