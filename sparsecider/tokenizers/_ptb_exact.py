@@ -188,11 +188,13 @@ class _Scanner(AddressScanner):
             m = self.hyph_dot_at(i)
             if m is not None and m.end() > best_end:
                 best_end, kind = m.end(), "hyphdot"
-            for rule, run, key in (
-                (URL_PATH, URL_PATH_RUN, "path"),
-                (URL_WWW, URL_WWW_RUN, "www"),
-            ):
-                m = self.run_cached(rule, run, key, i)
+            m = self.run_cached(URL_PATH, URL_PATH_RUN, "path", i)
+            if m is not None and m.end() > best_end:
+                best_end, kind = m.end(), "url"
+            # (a failed "www." holds for every later "www." of its host run, not
+            # for a "www." after other characters: "lamp,www.a.uk/x"; section 21.11)
+            if text[i : i + 4].lower() == "www.":
+                m = self.run_cached(URL_WWW, URL_WWW_RUN, "www", i)
                 if m is not None and m.end() > best_end:
                     best_end, kind = m.end(), "url"
         if self.mail:

@@ -140,14 +140,18 @@ CURRENCY_PREFIX = re.compile(r"[A-Z]+\$")
 _TLD = "com|net|org|edu|gov|mil|int|info|biz|co|uk|us|ca|de|fr|jp|au|io|tv|me"
 # after "http://", "www." or a domain: anything but spaces, brackets and quotes,
 # not ending in "." "," ";" "!" "?" "-"
-_URL_BODY = r"[^\s<>\"(){}\[\]]*[^\s<>\"(){}\[\].,;!?-]"
+# (two characters at least: "http://x" is no address; section 21.11)
+_URL_BODY = r"[^\s<>\"(){}\[\]]+[^\s<>\"(){}\[\].,;!?-]"
 URL = re.compile(
     rf"(?i:https?://){_URL_BODY}|mailto:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
 )
-# "www." needs a path: its host is ASCII (or a quote), then "/" (section 20)
-_WWW_HOST = "[!#-'*-.0-;=?-Z\\\\^_a-z|~\u2018\u2019\u201c\u201d\u201e\xab\xbb\u2039\u203a]*"
-URL_WWW = re.compile(f"(?i:www\\.){_WWW_HOST}/{_URL_BODY}")
-URL_WWW_RUN = re.compile(_WWW_HOST)
+# "www." needs a path (section 20); its host: dot groups of anything but ASCII spaces and , " ( ) { } < > / ! ? |
+# ("www.a★b.uk/xy", "www.a\xa0b.uk/xy"), the last of 2 to 4 ASCII letters
+# ("www.a.b/xy", "www.a.uk²/xy" are none; section 21.11)
+_WWW_GROUP = '[^ \t\n,"(){}<>/!?|.]+'
+URL_WWW = re.compile(f"(?i:www\\.)(?:{_WWW_GROUP}\\.)+[A-Za-z]{{2,4}}/{_URL_BODY}")
+#: The host run a failed "www." has read (no empty dot group: "www..www.a.uk/x").
+URL_WWW_RUN = re.compile(f"(?:{_WWW_GROUP}|[.](?![.]))*")
 # a domain name with a path
 URL_PATH = re.compile(
     r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov)[/?]"
@@ -195,7 +199,7 @@ MULTI = {"gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3, "cannot": 3
 # character that is none of these; "." "!" "?" join only a following letter,
 # an entity letter's "&" included: "dishes.&uuml;")
 PLAIN_WORD = re.compile(
-    r"[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]"
+    r"(?!(?i:www\.))[A-Za-z]+(?=[ \n,;()\[\]{}\"<>*%=~^|\\]"
     r"|[.!?](?:[\x00-\x25\x27-\x2b/:-\x40\x5b-\x60\x7b-\x7f]|\Z)|\Z)"
 )
 # (a straight clitic must not run on into an ASCII letter; any other character ends it)
