@@ -145,9 +145,9 @@ _URL_BODY = r"[^\s<>\"(){}\[\]]+[^\s<>\"(){}\[\].,;!?-]"
 URL = re.compile(
     rf"(?i:https?://){_URL_BODY}|mailto:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
 )
-# "www." needs a path (section 20); its host: dot groups of anything but ASCII spaces and , " ( ) { } < > / ! ? |
-# ("www.a★b.uk/xy", "www.a\xa0b.uk/xy"), the last of 2 to 4 ASCII letters
-# ("www.a.b/xy", "www.a.uk²/xy" are none; section 21.11)
+# "www." needs a path (section 20); its host: dot groups of anything but ASCII
+# spaces and , " ( ) { } < > / ! ? | ("www.a★b.uk/xy", "www.a\xa0b.uk/xy"), the
+# last of 2 to 4 ASCII letters ("www.a.b/xy", "www.a.uk²/xy" are none; section 21.11)
 _WWW_GROUP = '[^ \t\n,"(){}<>/!?|.]+'
 URL_WWW = re.compile(f"(?i:www\\.)(?:{_WWW_GROUP}\\.)+[A-Za-z]{{2,4}}/{_URL_BODY}")
 #: The host run a failed "www." has read (no empty dot group: "www..www.a.uk/x").
@@ -243,8 +243,9 @@ SGML = re.compile(
     r"|!--[^<>]*--)>"
 )
 EMOTICON = re.compile(
-    # (a nose "o", a mouth "{"; "3" without a nose; the faces need no boundary: section 21.8)
-    r">?(?:[:;=][-'o*]?[)(\]\[{DdPp@|\\O]|:3)"
+    # (a brow "<", a nose "o" or "*", a mouth "{"; "3" without a nose; the faces
+    # need no boundary: section 21.8)
+    r"(?:[<>]?[:;=][-'o*]?[)(\]\[{DdPp@|\\O]|>?:3)"
     "(?![A-Za-z0-9])"
     r"|\((?:\^_\^|-_-|>_<)\)|\^_\^|>_<|-_-"
 )
@@ -258,7 +259,7 @@ BANGS = re.compile(r"[!?]+")
 # The rules of a token that starts with a symbol, by the symbols they can start with
 # (in order: the first listed wins a tie).
 _SYMBOL_RULE_STARTS = (
-    (SGML, "sgml", "<"), (ENTITY, "entity", "&"), (EMOTICON, "emoticon", ">:;=(^-"),
+    (SGML, "sgml", "<"), (ENTITY, "entity", "&"), (EMOTICON, "emoticon", "<>:;=(^-"),
     (PHONE, "phone", "(+"), (BRACKET_WORD, "bracket", "-"), (SIGNED, "number", "-+"),
     (POINT_NUMBER, "number", ".,:"), (ELLIPSIS, "ellipsis", "."), (DASHES, "dashes", "-"),
     (HASH_WORD, "plain", "#"), (AT_HANDLE, "plain", "@"), (BANGS, "plain", "!?"),
