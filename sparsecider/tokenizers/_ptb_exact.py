@@ -183,6 +183,8 @@ class _Scanner(AddressScanner):
         ):  # fmt: skip
             m = rule.match(text, i)
             if m is not None and m.end() > best_end:
+                if rule is FILE_NAME and self.at_end and m.end() == self.n:
+                    continue  # as an emoticon, not at the end of the input (section 21.10)
                 best_end, kind = m.end(), name
         if text[i] < "\x80":
             m = self.hyph_dot_at(i)
