@@ -394,3 +394,22 @@ def test_rules_learned_from_the_fuzz(fn):
         if fn([r["caption"]]) != [r["alone"]] or fn([r["caption"], "x"]) != [r["followed"], "x"]
     ]
     assert wrong == []
+
+
+def test_word_rules_skipped_for_a_first_character_cannot_start_there():
+    """The exact path tries, at an ASCII character, only the word rules listed
+    for it; every rule left out must fail on any text starting with it."""
+    from sparsecider.tokenizers import _ptb_rules
+
+    tails = ["", "a", "A", "1", "ab'cd", "Ab&Cd", "1-1/2", "a/b/c", "1.txt", "'s", "-x", "#",
+             "ttp://x.com/ab", "ailto:a@b.com", "++", "$", "'all", "nti- x", "&eacute;", "1 1/2",
+             "55 123 4567", ".5", "ww.a.uk/xy", "acute;b", "'l", "i'l", "'mon"]  # fmt: skip
+    wrong = [
+        (ch, name, tail)
+        for ch, kept in _ptb_rules.WORD_RULES_AT.items()
+        for rule, name in _ptb_rules.WORD_RULES
+        if (rule, name) not in kept
+        for tail in tails
+        if rule.match(ch + tail)
+    ]
+    assert wrong == []

@@ -20,46 +20,32 @@ import re
 
 from . import _ptb_classes as c
 from ._ptb_rules import (
-    AMPERSAND,
     APOS,
     APOS_CLITIC,
-    APOS_PREFIX,
-    APOS_WORD,
     ASCII_LETTERS,
     CLITIC,
-    CPLUSPLUS,
     CURLY_EM,
-    CURRENCY_PREFIX,
-    DOTTED,
     ENTITY_TEXT,
-    ENTITY_WORD,
     FILE_NAME,
-    FRACTION_PAIR,
-    HYPHEN_FRACTION,
     LONE_CLITIC,
     MULTI,
     N_CLITIC,
     NT,
     NT_QUOTES,
-    NUMBER,
-    PHONE,
     PLAIN_WORD,
     PLAIN_WORD_AT,
-    PREFIX,
     PUNCTUATIONS,
     QUOTE_CHARS,
     QUOTE_WORD,
-    SHARP,
-    SLASHED,
     SPECIAL,
     SYMBOL_RULES,
     TIS,
-    URL,
     URL_PATH,
     URL_PATH_RUN,
     URL_WWW,
     URL_WWW_RUN,
-    WORD,
+    WORD_RULES,
+    WORD_RULES_AT,
     YEAR,
     drop_soft_hyphens,
     lower_token,
@@ -174,13 +160,7 @@ class _Scanner(AddressScanner):
         ):
             return self.finish_word(i, m.end(), m.group())
         best_end, kind = i, None
-        for rule, name in (
-            (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),
-            (SHARP, "plain"), (CURRENCY_PREFIX, "plain"), (PHONE, "phone"),
-            (FRACTION_PAIR, "phone"), (NUMBER, "number"), (SLASHED, "number"),
-            (FILE_NAME, "number"), (DOTTED, "dotted"), (WORD, "word"), (ENTITY_WORD, "word"),
-            (HYPHEN_FRACTION, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
-        ):  # fmt: skip
+        for rule, name in WORD_RULES_AT.get(text[i], WORD_RULES):
             m = rule.match(text, i)
             if m is not None and m.end() > best_end:
                 if rule is FILE_NAME and self.at_end and m.end() == self.n:

@@ -63,6 +63,8 @@ __all__ = [
     "URL_WWW",
     "URL_WWW_RUN",
     "WORD",
+    "WORD_RULES",
+    "WORD_RULES_AT",
     "YEAR",
     "drop_soft_hyphens",
     "followed_by_starter",
@@ -282,6 +284,26 @@ SPECIAL = {
     '"': "''", "\xa2": "cents", "\xa3": "#",
     "\xbc": "1/4", "\xbd": "1/2", "\xbe": "3/4", "\u2026": "...", "\u2153": "1/3", "\u2154": "2/3",
 }  # fmt: skip
+
+
+# The token rules of a word, in order (the first listed wins a tie), each with
+# the ASCII characters it can start with: an ASCII character tries only its own.
+_LET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_DIG, _CAPS = "0123456789", _LET[:26]
+_WORD_RULE_STARTS = (
+    (URL, "url", "hHm"), (AMPERSAND, "amp", _CAPS), (APOS_WORD, "apos", _LET),
+    (CPLUSPLUS, "plain", "Cc"), (SHARP, "plain", "CcFf"), (CURRENCY_PREFIX, "plain", _CAPS),
+    (PHONE, "phone", _DIG), (FRACTION_PAIR, "phone", _DIG), (NUMBER, "number", _DIG),
+    (SLASHED, "number", _LET + _DIG), (FILE_NAME, "number", _DIG),
+    (DOTTED, "dotted", _LET + "&"), (WORD, "word", _LET + _DIG),
+    (ENTITY_WORD, "word", _LET + "&"), (HYPHEN_FRACTION, "word", _DIG),
+    (APOS_PREFIX, "prefix", "LlDdJjYy"), (PREFIX, "plain", "AaPp"),
+)  # fmt: skip
+WORD_RULES = tuple((rule, name) for rule, name, _ in _WORD_RULE_STARTS)
+WORD_RULES_AT = {
+    chr(k): tuple((rule, name) for rule, name, starts in _WORD_RULE_STARTS if chr(k) in starts)
+    for k in range(128)
+}
 
 
 def rewrite_brackets(s: str) -> str:
