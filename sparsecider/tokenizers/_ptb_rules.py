@@ -125,7 +125,8 @@ NUMBER = re.compile(
 #: A file name that starts with a digit, by its extension ("5.txt", "3d.h"; section 21.10).
 FILE_NAME = re.compile(
     "[0-9][A-Za-z0-9]*(?:[.][A-Za-z0-9]+)*[.](?i:c|h|x|gz|pl|ps|py|bat|bmp|cgi|cpp|dll|docx?"
-    f"|exe|gif|html?|jar|java|jpe?g|mov|pdf|php|png|ppt|sql|tar|txt|wav|xml|zip)(?!{WORD_CONT})"
+    # (then a space, "." "," "!" "?" or the end: "5.h:" -> "5" "." "h" ":")
+    "|exe|gif|html?|jar|java|jpe?g|mov|pdf|php|png|ppt|sql|tar|txt|wav|xml|zip)(?=[\\s.,!?]|\\Z)"
 )
 SIGNED = re.compile(f"[-+](?:{DIGIT}|[.,:](?={DIGIT}))(?:{DIGIT}|[.,:](?={DIGIT}))*")
 POINT_NUMBER = re.compile(f"[.,:]{DIGIT}+(?:[.,:]{DIGIT}+)*")
@@ -185,7 +186,7 @@ APOS_WORD = re.compile(
     f"|(?i:qu[{APOS}]il|ma[{APOS}]am|ne[{APOS}]er|o[{APOS}]er"
     f"|hawai[{APOS}]i)(?!{LETTER})|(?i:cont'd\\.)"
     # closed words that need no boundary after them (section 21.4)
-    f"|(?i:li'l|nat'l|ev'ry|c'mon|e'er|o[{APOS}]o|c[{APOS}]est|cap[{APOS}]n"
+    f"|(?i:(?:li'l|nat'l)(?!l)|ev'ry|c'mon|e'er|o[{APOS}]o|c[{APOS}]est|cap[{APOS}]n"
     # (not before the letters of a clitic or, after n, of n't: "ol'screen" -> "ol" "screen")
     f"|(?:ol|dunkin|somethin)[{APOS}](?!s|d|m|re|ve|ll|(?<=n.)t))"
 )
