@@ -249,6 +249,16 @@ def main(argv: list[str] | None = None) -> dict:
         k: {"strings": total[k], "differ": differ[k], "rate": differ[k] / total[k]}
         for k in sorted(total)
     }
+    # the same among the strings that went through that kind alone, and the
+    # strings that went through none of the new kinds (the earlier generator's)
+    alone = Counter(next(iter(set(k))) for k in kinds if len(set(k)) == 1)
+    alone_differ = Counter(
+        next(iter(set(kinds[i]))) for i, *_ in mismatches if len(set(kinds[i])) == 1
+    )
+    for k, v in per_kind.items():
+        v["alone"] = {"strings": alone[k], "differ": alone_differ[k]}
+    old = [i for i, k in enumerate(kinds) if not set(k) & set(NEW_KINDS)]
+    old_differ = sum(not set(kinds[i]) & set(NEW_KINDS) for i, *_ in mismatches)
     out = {
         "benchmark": "ptb_fuzz",
         "machine": common.machine(),
@@ -259,6 +269,7 @@ def main(argv: list[str] | None = None) -> dict:
         "mismatches": len(mismatches),
         "mismatch_rate": len(mismatches) / len(strings),
         "seconds": {"jar": t_jar, "sparsecider": t_ours},
+        "without_new_kinds": {"strings": len(old), "differ": old_differ},
         "per_kind": per_kind,
         "classes": [
             {"mutations": k, "count": c, "examples": classes[k][:5]}
@@ -268,7 +279,12 @@ def main(argv: list[str] | None = None) -> dict:
     path = common.write("ptb_fuzz", out)
     for k, v in per_kind.items():
         new = " (new)" if k in NEW_KINDS else ""
-        common.log(f"  {k:14} {v['differ']:6} of {v['strings']:7} differ ({v['rate']:.2%}){new}")
+        a = v["alone"]
+        common.log(
+            f"  {k:14} {v['differ']:6} of {v['strings']:7} differ ({v['rate']:.2%}); "
+            f"alone {a['differ']} of {a['strings']}{new}"
+        )
+    common.log(f"  without the new kinds: {old_differ} of {len(old)} differ")
     common.log(
         f"{len(mismatches)} of {len(strings)} differ ({out['mismatch_rate']:.2e}); "
         f"{len(counts)} classes; written to {path}"
