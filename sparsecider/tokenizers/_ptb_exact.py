@@ -27,6 +27,7 @@ from ._ptb_rules import (
     CURLY_EM,
     ENTITY_TEXT,
     FILE_NAME,
+    FILE_NAME_RUN,
     LONE_CLITIC,
     MULTI,
     N_CLITIC,
@@ -161,7 +162,10 @@ class _Scanner(AddressScanner):
             return self.finish_word(i, m.end(), m.group())
         best_end, kind = i, None
         for rule, name in WORD_RULES_AT.get(text[i], WORD_RULES):
-            m = rule.match(text, i)
+            if rule is FILE_NAME:
+                m = self.run_cached(FILE_NAME, FILE_NAME_RUN, "file", i)
+            else:
+                m = rule.match(text, i)
             if m is not None and m.end() > best_end:
                 if rule is FILE_NAME and self.at_end and m.end() == self.n:
                     continue  # as an emoticon, not at the end of the input (section 21.10)

@@ -32,6 +32,7 @@ __all__ = [
     "ENTITY_TEXT",
     "ENTITY_WORD",
     "FILE_NAME",
+    "FILE_NAME_RUN",
     "FRACTION_PAIR",
     "HAS_DOMAIN",
     "HYPHEN_FRACTION",
@@ -95,6 +96,9 @@ WORD = re.compile(
 #: A run holding entity letters: no hyphen joins it, nor a digit before
 #: ("9on" "&eacute;"; section 21.3).
 ENTITY_WORD = re.compile(f"(?:{LETTER}|{c.MARK}){WORD_CONT}*")
+#: The run of dot groups a failed :data:`FILE_NAME` has read (it fails from
+#: every later start in it: linear time).
+FILE_NAME_RUN = re.compile("[A-Za-z0-9]*(?:[.][A-Za-z0-9]+)*")
 #: A number, a hyphen and a fraction ("1-1/2"; section 21.1).
 HYPHEN_FRACTION = re.compile(f"{DIGIT}+-{DIGIT}+/{DIGIT}+")
 #: Prefixes that keep their hyphen before a space ("anti- and pro-war").
