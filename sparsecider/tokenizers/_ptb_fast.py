@@ -1,7 +1,8 @@
 """The fast path of the PTB tokenizer: plain captions, all at once.
 
 A caption is *plain* when it holds only ASCII letters, digits, spaces,
-hyphens between two letters or digits, the clitic ``'s`` (after two letters
+hyphens and slashes between two letters or digits (at most two slashes, and
+no hyphen beside them: section 21.1), the clitic ``'s`` (after two letters
 or digits, or alone after a space), ``n't`` (after a letter or digit), and
 commas and periods that end a word or stand alone, and none of these
 shapes: a word of an abbreviation class or a single letter before its
