@@ -91,34 +91,85 @@ def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> lis
     contested = _contested(props)
     if not contested and _disjoint(keys):
         return [k + (props[k][0],) for k in keys]
-    by_start: dict[int, list[tuple[int, int, int, int]]] = {}
+    by_start: dict[int, list[tuple]] = {}
     for k in keys:
-        by_start.setdefault(k[0], []).append(k)
-    # state: (-weighted, chunks, -covered, used_t, used_r, t_end, r_end, matches)
+        ts, tl, rs, rl = k
+        stage = props[k][0]
+        gain = 0 if k in contested else _WEIGHT_X[stage] * (tl + rl)
+        by_start.setdefault(ts, []).append(
+            (ts, tl, rs, rl, stage, gain, ((1 << tl) - 1) << ts, ((1 << rl) - 1) << rs)
+        )
+    # A candidate touching no other candidate's words and counting > 0 is in every best
+    # alignment: take it without branching.
+    touch_t: dict[int, int] = {}
+    touch_r: dict[int, int] = {}
+    for ts, tl, rs, rl in keys:
+        for x in range(ts, ts + tl):
+            touch_t[x] = touch_t.get(x, 0) + 1
+        for x in range(rs, rs + rl):
+            touch_r[x] = touch_r.get(x, 0) + 1
+    forced = {
+        i: c[0]
+        for i, c in by_start.items()
+        if len(c) == 1
+        and c[0][5] > 0
+        and all(touch_t[x] == 1 for x in range(i, i + c[0][1]))
+        and all(touch_r[x] == 1 for x in range(c[0][2], c[0][2] + c[0][3]))
+    }
+    # A state: (-weighted, chunks, -covered, used_t, used_r, t_end, r_end, matches).  States with
+    # the same masks and last match end have the same futures: only the best (the first found on
+    # a tie) is kept, which makes the search exact for captions while staying small.
+    # rest[i]: the most weight positions >= i could still add (an optimistic bound).
+    rest = [0] * (n_test + 1)
+    for i in range(n_test - 1, -1, -1):
+        rest[i] = rest[i + 1] + max((c[5] for c in by_start.get(i, ())), default=0)
     beam = [(0, 0, 0, 0, 0, -1, -1, ())]
     for i in range(n_test):
         cands = by_start.get(i)
         if not cands:
             continue
         bit_i = 1 << i
+        f = forced.get(i)
+        if f is not None:
+            ts, tl, rs, rl, stage, gain, tmask, rmask = f
+            beam = [
+                (w - gain, ch + (ts != te or rs != re_), cov - tl - rl, ut | tmask, ur | rmask,
+                 ts + tl, rs + rl, ms + ((ts, tl, rs, rl, stage),))
+                for w, ch, cov, ut, ur, te, re_, ms in beam
+            ]  # fmt: skip
+            continue
         grown = []
         for state in beam:
             w, ch, cov, ut, ur, te, re_, ms = state
             if not ut & bit_i:
-                for k in cands:
-                    ts, tl, rs, rl = k
-                    tmask = ((1 << tl) - 1) << ts
-                    rmask = ((1 << rl) - 1) << rs
+                for ts, tl, rs, rl, stage, gain, tmask, rmask in cands:
                     if ut & tmask or ur & rmask:
                         continue
-                    stage = props[k][0]
-                    gain = 0 if k in contested else _WEIGHT_X[stage] * (tl + rl)
-                    new_chunk = 0 if (ts == te and rs == re_) else 1
                     grown.append(
-                        (w - gain, ch + new_chunk, cov - tl - rl, ut | tmask, ur | rmask,
-                         ts + tl, rs + rl, ms + ((ts, tl, rs, rl, stage),))
+                        (w - gain, ch + (ts != te or rs != re_), cov - tl - rl, ut | tmask,
+                         ur | rmask, ts + tl, rs + rl, ms + ((ts, tl, rs, rl, stage),))
                     )  # fmt: skip
             grown.append(state)  # skipping word i comes after every way of taking it
-        grown.sort(key=lambda s: s[:3])  # stable: ties keep the order found
-        beam = grown[:BEAM]
-    return list(beam[0][7])
+        if len(grown) > 1:
+            grown.sort(key=_rank)  # stable: ties keep the order found
+            # A state that cannot reach the best weight even taking the most from every later
+            # position can never win on the first criterion.
+            limit = grown[0][0] + rest[i + 1]
+            if grown[-1][0] > limit:
+                grown = [st for st in grown if st[0] <= limit]
+            seen = set()
+            kept = []
+            for st in grown:
+                sig = (st[3] >> i, st[4], st[5], st[6])
+                if sig not in seen:
+                    seen.add(sig)
+                    kept.append(st)
+                    if len(kept) == BEAM:
+                        break
+            grown = kept
+        beam = grown
+    return list(min(beam, key=_rank)[7])  # min keeps the first of equals
+
+
+def _rank(state: tuple) -> tuple:
+    return state[:3]
