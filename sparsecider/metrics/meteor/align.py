@@ -41,6 +41,7 @@ def chunk_count(matches: list[Match]) -> int:
 
 
 def _contested(props: dict[tuple[int, int, int, int], list[int]]) -> set[tuple[int, int, int, int]]:
+    """Non-exact span pairs proposed twice, or sharing a start and a shape with another."""
     by_t: dict[tuple[int, int, int], int] = {}
     by_r: dict[tuple[int, int, int], int] = {}
     for (ts, tl, rs, rl), (stage, n) in props.items():
@@ -52,21 +53,6 @@ def _contested(props: dict[tuple[int, int, int, int], list[int]]) -> set[tuple[i
         for k, (stage, _) in props.items()
         if stage != EXACT and (by_t[k[0], k[1], k[3]] > 1 or by_r[k[2], k[1], k[3]] > 1)
     }
-
-
-def _disjoint(keys: list[tuple[int, int, int, int]]) -> bool:
-    used_t: set[int] = set()
-    used_r: set[int] = set()
-    for ts, tl, rs, rl in keys:
-        for i in range(ts, ts + tl):
-            if i in used_t:
-                return False
-            used_t.add(i)
-        for j in range(rs, rs + rl):
-            if j in used_r:
-                return False
-            used_r.add(j)
-    return True
 
 
 def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> list[Match]:
@@ -88,56 +74,63 @@ def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> lis
     if not props:
         return []
     keys = sorted(props)
-    contested = _contested(props)
-    if not contested and _disjoint(keys):
-        return [k + (props[k][0],) for k in keys]
+    exact_only = True
+    for v in props.values():
+        if v[0] != EXACT:
+            exact_only = False
+            break
+    contested = () if exact_only else _contested(props)
+    touch_t = [0] * n_test
+    touch_r: dict[int, int] = {}
+    for ts, tl, rs, rl in keys:
+        for x in range(ts, ts + tl):
+            touch_t[x] += 1
+        for x in range(rs, rs + rl):
+            touch_r[x] = touch_r.get(x, 0) + 1
+    if not contested and max(touch_t) == 1 and max(touch_r.values()) == 1:
+        return [k + (props[k][0],) for k in keys]  # nothing competes: every candidate is taken
     by_start: dict[int, list[tuple]] = {}
+    forced: dict[int, tuple] = {}
     for k in keys:
         ts, tl, rs, rl = k
         stage = props[k][0]
         gain = 0 if k in contested else _WEIGHT_X[stage] * (tl + rl)
-        by_start.setdefault(ts, []).append(
-            (ts, tl, rs, rl, stage, gain, ((1 << tl) - 1) << ts, ((1 << rl) - 1) << rs)
-        )
-    # A candidate touching no other candidate's words and counting > 0 is in every best
-    # alignment: take it without branching.
-    touch_t: dict[int, int] = {}
-    touch_r: dict[int, int] = {}
-    for ts, tl, rs, rl in keys:
-        for x in range(ts, ts + tl):
-            touch_t[x] = touch_t.get(x, 0) + 1
-        for x in range(rs, rs + rl):
-            touch_r[x] = touch_r.get(x, 0) + 1
-    forced = {
-        i: c[0]
-        for i, c in by_start.items()
-        if len(c) == 1
-        and c[0][5] > 0
-        and all(touch_t[x] == 1 for x in range(i, i + c[0][1]))
-        and all(touch_r[x] == 1 for x in range(c[0][2], c[0][2] + c[0][3]))
-    }
-    # A state: (-weighted, chunks, -covered, used_t, used_r, t_end, r_end, matches).  States with
-    # the same masks and last match end have the same futures: only the best (the first found on
-    # a tie) is kept, which makes the search exact for captions while staying small.
+        cand = (ts, tl, rs, rl, stage, gain, ((1 << tl) - 1) << ts, ((1 << rl) - 1) << rs)
+        by_start.setdefault(ts, []).append(cand)
+    for i, cands in by_start.items():
+        # Touching no other candidate's words and counting > 0: in every best alignment.
+        if len(cands) == 1:
+            ts, tl, rs, rl, stage, gain = cands[0][:6]
+            if (
+                gain > 0
+                and all(touch_t[x] == 1 for x in range(ts, ts + tl))
+                and all(touch_r[x] == 1 for x in range(rs, rs + rl))
+            ):
+                forced[i] = cands[0]
     # rest[i]: the most weight positions >= i could still add (an optimistic bound).
     rest = [0] * (n_test + 1)
     for i in range(n_test - 1, -1, -1):
-        rest[i] = rest[i + 1] + max((c[5] for c in by_start.get(i, ())), default=0)
+        cands = by_start.get(i)
+        rest[i] = rest[i + 1] + (max(c[5] for c in cands) if cands else 0)
+    # A state: (-weighted, chunks, -covered, used_t, used_r, t_end, r_end, matches).  States with
+    # the same masks and last match end have the same futures: only the best (the first found on
+    # a tie) is kept, which makes the search exact for captions while staying small.
     beam = [(0, 0, 0, 0, 0, -1, -1, ())]
     for i in range(n_test):
         cands = by_start.get(i)
         if not cands:
             continue
-        bit_i = 1 << i
         f = forced.get(i)
         if f is not None:
             ts, tl, rs, rl, stage, gain, tmask, rmask = f
+            m = (ts, tl, rs, rl, stage)
             beam = [
                 (w - gain, ch + (ts != te or rs != re_), cov - tl - rl, ut | tmask, ur | rmask,
-                 ts + tl, rs + rl, ms + ((ts, tl, rs, rl, stage),))
+                 ts + tl, rs + rl, ms + (m,))
                 for w, ch, cov, ut, ur, te, re_, ms in beam
             ]  # fmt: skip
             continue
+        bit_i = 1 << i
         grown = []
         for state in beam:
             w, ch, cov, ut, ur, te, re_, ms = state
@@ -155,11 +148,11 @@ def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> lis
             # A state that cannot reach the best weight even taking the most from every later
             # position can never win on the first criterion.
             limit = grown[0][0] + rest[i + 1]
-            if grown[-1][0] > limit:
-                grown = [st for st in grown if st[0] <= limit]
             seen = set()
             kept = []
             for st in grown:
+                if st[0] > limit:
+                    break
                 sig = (st[3] >> i, st[4], st[5], st[6])
                 if sig not in seen:
                     seen.add(sig)

@@ -151,6 +151,16 @@ class ParaphraseIndex:
         self.vocab = {w: i + 1 for i, w in enumerate(words)}
         self.hashes = arrays["phrase_hash"]
         self.rows = arrays["phrase_rows"]
+        self._indptr = arrays["fwd_indptr"]
+        self._partner = arrays["fwd_partner"]
+        self._partners: dict[int, list[int]] = {}
+
+    def partners(self, pid: int) -> list[int]:
+        """Phrase ids q with a table entry (pid, q), one per entry (memoised)."""
+        out = self._partners.get(pid)
+        if out is None:
+            out = self._partners[pid] = self._partner[self._indptr[pid] : self._indptr[pid + 1]].tolist()
+        return out
 
     def word_ids(self, tokens: list[str]) -> np.ndarray:
         """Word ids of tokens (0 for a word no phrase contains)."""

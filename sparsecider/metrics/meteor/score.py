@@ -15,7 +15,7 @@ import numpy as np
 
 from .normalize import normalize
 from .resources import Resources, load
-from .segment import Caption, segment_stats, stats_array
+from .segment import Caption, SynonymTypes, segment_stats, stats_array
 from .stats import corpus_score, segment_scores, summed
 
 __all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
@@ -133,7 +133,11 @@ def segment_statistics(
     hyps = [norm(h) for h, _ in fields]
     refs = [[norm(r) for r in rs] for _, rs in fields]
     caps = _captions(hyps + [r for rs in refs for r in rs], res)
-    rows = [segment_stats(caps[h], [caps[r] for r in rs], res) for h, rs in zip(hyps, refs, strict=True)]
+    vocab = {t for rs in refs for r in rs for t in caps[r].tokens}
+    syn = SynonymTypes(vocab, res.lexicon)
+    rows = [
+        segment_stats(caps[h], [caps[r] for r in rs], res, syn) for h, rs in zip(hyps, refs, strict=True)
+    ]
     return stats_array(rows)
 
 
