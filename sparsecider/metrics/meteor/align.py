@@ -89,13 +89,14 @@ def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> lis
             touch_r[x] = touch_r.get(x, 0) + 1
     if not contested and max(touch_t) == 1 and max(touch_r.values()) == 1:
         return [k + (props[k][0],) for k in keys]  # nothing competes: every candidate is taken
+    big = max(touch_r) >= _BIG
     by_start: dict[int, list[tuple]] = {}
     forced: dict[int, tuple] = {}
     for k in keys:
         ts, tl, rs, rl = k
         stage = props[k][0]
         gain = 0 if k in contested else _WEIGHT_X[stage] * (tl + rl)
-        cand = (ts, tl, rs, rl, stage, gain, ((1 << tl) - 1) << ts, ((1 << rl) - 1) << rs)
+        cand = (ts, tl, rs, rl, stage, gain, (1 << tl) - 1, 0 if big else ((1 << rl) - 1) << rs)
         by_start.setdefault(ts, []).append(cand)
     for i, cands in by_start.items():
         # Touching no other candidate's words and counting > 0: in every best alignment.
@@ -112,56 +113,88 @@ def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> lis
     for i in range(n_test - 1, -1, -1):
         cands = by_start.get(i)
         rest[i] = rest[i + 1] + (max(c[5] for c in cands) if cands else 0)
-    # A state: (-weighted, chunks, -covered, used_t, used_r, t_end, r_end, matches).  States with
-    # the same masks and last match end have the same futures: only the best (the first found on
-    # a tie) is kept, which makes the search exact for captions while staying small.
-    beam = [(0, 0, 0, 0, 0, -1, -1, ())]
+    # A state: (-weighted, chunks, -covered, used_t, used_r, t_end, r_end, matches).  used_t is
+    # relative to the current word (bit 0 = word i), so it stays small on long captions; used_r is
+    # an int bit set, or a frozenset when the reference is long (an int would cost its length);
+    # matches is a linked list (match, previous).  States with the same masks and last match end
+    # have the same futures: only the best (the first found on a tie) is kept, which makes the
+    # search exact for captions while staying small.
+    beam = [(0, 0, 0, 0, frozenset() if big else 0, -1, -1, None)]
+    at = 0
     for i in range(n_test):
         cands = by_start.get(i)
         if not cands:
             continue
+        shift = i - at
+        at = i
+        if shift:
+            beam = [(w, ch, cov, ut >> shift, ur, te, re_, ms) for w, ch, cov, ut, ur, te, re_, ms in beam]
         f = forced.get(i)
         if f is not None:
             ts, tl, rs, rl, stage, gain, tmask, rmask = f
             m = (ts, tl, rs, rl, stage)
+            rmask = frozenset(range(rs, rs + rl)) if big else rmask
             beam = [
                 (w - gain, ch + (ts != te or rs != re_), cov - tl - rl, ut | tmask, ur | rmask,
-                 ts + tl, rs + rl, ms + (m,))
+                 ts + tl, rs + rl, (m, ms))
                 for w, ch, cov, ut, ur, te, re_, ms in beam
             ]  # fmt: skip
             continue
-        bit_i = 1 << i
         grown = []
         for state in beam:
             w, ch, cov, ut, ur, te, re_, ms = state
-            if not ut & bit_i:
+            if not ut & 1:
                 for ts, tl, rs, rl, stage, gain, tmask, rmask in cands:
-                    if ut & tmask or ur & rmask:
+                    if ut & tmask:
                         continue
+                    if big:
+                        if not ur.isdisjoint(range(rs, rs + rl)):
+                            continue
+                        nur = ur.union(range(rs, rs + rl))
+                    else:
+                        if ur & rmask:
+                            continue
+                        nur = ur | rmask
                     grown.append(
                         (w - gain, ch + (ts != te or rs != re_), cov - tl - rl, ut | tmask,
-                         ur | rmask, ts + tl, rs + rl, ms + ((ts, tl, rs, rl, stage),))
+                         nur, ts + tl, rs + rl, ((ts, tl, rs, rl, stage), ms))
                     )  # fmt: skip
             grown.append(state)  # skipping word i comes after every way of taking it
+            if len(grown) > _COMPACT:
+                grown = _select(grown, rest[i + 1])
         if len(grown) > 1:
-            grown.sort(key=_rank)  # stable: ties keep the order found
-            # A state that cannot reach the best weight even taking the most from every later
-            # position can never win on the first criterion.
-            limit = grown[0][0] + rest[i + 1]
-            seen = set()
-            kept = []
-            for st in grown:
-                if st[0] > limit:
-                    break
-                sig = (st[3] >> i, st[4], st[5], st[6])
-                if sig not in seen:
-                    seen.add(sig)
-                    kept.append(st)
-                    if len(kept) == BEAM:
-                        break
-            grown = kept
+            grown = _select(grown, rest[i + 1])
         beam = grown
-    return list(min(beam, key=_rank)[7])  # min keeps the first of equals
+    node = min(beam, key=_rank)[7]  # min keeps the first of equals
+    out = []
+    while node is not None:
+        out.append(node[0])
+        node = node[1]
+    return out[::-1]
+
+
+_BIG = 4096  # reference length from which used positions are a frozenset
+_COMPACT = 4096  # states gathered before an intermediate selection (same result, less memory)
+
+
+def _select(grown: list, rest: int) -> list:
+    """The best ``BEAM`` states with distinct futures, in rank order (stable)."""
+    grown.sort(key=_rank)  # stable: ties keep the order found
+    # A state that cannot reach the best weight even taking the most from every later
+    # position can never win on the first criterion.
+    limit = grown[0][0] + rest
+    seen = set()
+    kept = []
+    for st in grown:
+        if st[0] > limit:
+            break
+        sig = (st[3], st[4], st[5], st[6])
+        if sig not in seen:
+            seen.add(sig)
+            kept.append(st)
+            if len(kept) == BEAM:
+                break
+    return kept
 
 
 def _rank(state: tuple) -> tuple:
