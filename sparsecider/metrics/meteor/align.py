@@ -88,7 +88,7 @@ def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> lis
         for x in range(rs, rs + rl):
             touch_r[x] = touch_r.get(x, 0) + 1
     if not contested and max(touch_t) == 1 and max(touch_r.values()) == 1:
-        return [k + (props[k][0],) for k in keys]  # nothing competes: every candidate is taken
+        return [(*k, props[k][0]) for k in keys]  # nothing competes: every candidate is taken
     big = max(touch_r) >= _BIG
     by_start: dict[int, list[tuple]] = {}
     forced: dict[int, tuple] = {}
@@ -128,7 +128,10 @@ def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> lis
         shift = i - at
         at = i
         if shift:
-            beam = [(w, ch, cov, ut >> shift, ur, te, re_, ms) for w, ch, cov, ut, ur, te, re_, ms in beam]
+            beam = [
+                (w, ch, cov, ut >> shift, ur, te, re_, ms)
+                for w, ch, cov, ut, ur, te, re_, ms in beam
+            ]
         f = forced.get(i)
         if f is not None:
             ts, tl, rs, rl, stage, gain, tmask, rmask = f

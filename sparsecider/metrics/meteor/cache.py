@@ -95,7 +95,8 @@ def _validate(arrays: dict[str, np.ndarray], key: str) -> str | None:
 
 def _load(path: Path, key: str) -> tuple[dict[str, np.ndarray] | None, str]:
     try:
-        with np.load(path, allow_pickle=False) as z:
+        # our own handle: np.load leaks it when the zip is truncated
+        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as z:
             arrays = {name: z[name] for name in z.files}
         why = _validate(arrays, key)
     except FileNotFoundError:
@@ -117,14 +118,18 @@ def _build(sources: Sources, key: str, path: Path) -> dict[str, np.ndarray]:
         tqdm = None
     t0 = time.perf_counter()
     if tqdm is not None:
-        bar = tqdm(total=total, unit="B", unit_scale=True, desc="METEOR paraphrase index", file=sys.stderr)
+        bar = tqdm(
+            total=total, unit="B", unit_scale=True, desc="METEOR paraphrase index", file=sys.stderr
+        )
 
         def progress(done: int) -> None:
             bar.update(done - bar.n)
 
     else:
         bar = None
-        _say(f"building the METEOR paraphrase index from {sources.paraphrase} (once, about a minute)")
+        _say(
+            f"building the METEOR paraphrase index from {sources.paraphrase} (once, about a minute)"
+        )
         progress = None
     try:
         arrays = build_arrays(sources.paraphrase, progress)
@@ -132,7 +137,8 @@ def _build(sources: Sources, key: str, path: Path) -> dict[str, np.ndarray]:
         if bar is not None:
             bar.close()
     arrays["meta"] = np.frombuffer(
-        json.dumps({"format": FORMAT, "key": key, "digest": _digest(arrays)}).encode(), dtype=np.uint8
+        json.dumps({"format": FORMAT, "key": key, "digest": _digest(arrays)}).encode(),
+        dtype=np.uint8,
     )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

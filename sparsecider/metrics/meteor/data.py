@@ -62,7 +62,9 @@ def file_sha256(path: Path) -> str:
             while block := f.read(1 << 22):
                 h.update(block)
     except OSError as e:
-        raise MeteorDataError(f"cannot read METEOR data file {path}: {e}; reinstall: {INSTALL_HINT}") from e
+        raise MeteorDataError(
+            f"cannot read METEOR data file {path}: {e}; reinstall: {INSTALL_HINT}"
+        ) from e
     return h.hexdigest()
 
 
@@ -111,7 +113,9 @@ def read_jar_text(jar: Path, name: str) -> str:
         with zipfile.ZipFile(jar) as z:
             return z.read(name).decode("utf-8")
     except KeyError:
-        raise MeteorDataError(f"{jar} has no {name}; it is not METEOR 1.5's jar: {INSTALL_HINT}") from None
+        raise MeteorDataError(
+            f"{jar} has no {name}; it is not METEOR 1.5's jar: {INSTALL_HINT}"
+        ) from None
     except (zipfile.BadZipFile, OSError, UnicodeDecodeError, EOFError) as e:
         raise MeteorDataError(
             f"{jar} is damaged or truncated ({type(e).__name__}: {e}) reading {name}; "

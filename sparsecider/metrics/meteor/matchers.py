@@ -22,7 +22,8 @@ STEMMER_VERSION = "2.2.0"
 _SUFFIX_RULES = (
     ("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
     ("men", "man"), ("ies", "y"),
-    ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""),
+    ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+    ("ing", "e"), ("ing", ""),
     ("er", ""), ("est", ""), ("er", "e"), ("est", "e"),
 )  # fmt: skip
 
@@ -38,7 +39,9 @@ def english_stemmer():
     try:
         import snowballstemmer
     except ImportError:
-        raise ImportError(f"METEOR needs snowballstemmer=={STEMMER_VERSION}: {INSTALL_HINT}") from None
+        raise ImportError(
+            f"METEOR needs snowballstemmer=={STEMMER_VERSION}: {INSTALL_HINT}"
+        ) from None
     version = getattr(snowballstemmer, "__version__", None)
     if version is None:
         from importlib.metadata import version as _v
@@ -68,7 +71,9 @@ class Lexicon:
         if lines and lines[-1] == "":
             lines.pop()
         if len(lines) % 2:
-            raise MeteorDataError(f"synonym/english.synsets has an odd number of lines: {INSTALL_HINT}")
+            raise MeteorDataError(
+                f"synonym/english.synsets has an odd number of lines: {INSTALL_HINT}"
+            )
         self._synsets = dict(zip(lines[0::2], lines[1::2], strict=True))
         bases: dict[str, list[str]] = {}
         lines = exceptions_text.split("\n")
@@ -100,7 +105,7 @@ class Lexicon:
             if word.endswith(suffix) and len(word) > len(suffix):
                 base = word[: len(word) - len(suffix)] + repl
                 if base in self._synsets:
-                    return out + [base]
+                    return [*out, base]
         return out
 
     def synsets(self, word: str) -> frozenset[str]:
@@ -137,7 +142,10 @@ def paraphrase_candidates(
     out = []
     arrays = index.arrays
     # An entry (p1, p2) proposes test p1 with reference p2, and reference p1 with test p2.
-    for side, src, dst, flip in (("fwd", test_phr, ref_phr, False), ("fwd", ref_phr, test_phr, True)):
+    for side, src, dst, flip in (
+        ("fwd", test_phr, ref_phr, False),
+        ("fwd", ref_phr, test_phr, True),
+    ):
         indptr, partner = arrays[f"{side}_indptr"], arrays[f"{side}_partner"]
         if not dst:
             continue

@@ -19,7 +19,7 @@ import numpy as np
 
 from .data import INSTALL_HINT, MeteorDataError
 
-__all__ = ["MAX_PHRASE", "build_arrays", "ParaphraseIndex", "phrase_hash"]
+__all__ = ["MAX_PHRASE", "ParaphraseIndex", "build_arrays", "phrase_hash"]
 
 MAX_PHRASE = 7
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -65,7 +65,9 @@ def _records(path: Path, progress: Callable[[int], None] | None) -> Iterator[lis
             yield [carry]
 
 
-def build_arrays(path: Path, progress: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
+def build_arrays(
+    path: Path, progress: Callable[[int], None] | None = None
+) -> dict[str, np.ndarray]:
     """Read ``paraphrase-en.gz`` into the arrays of :class:`ParaphraseIndex`.
 
     Parameters
@@ -109,7 +111,9 @@ def build_arrays(path: Path, progress: Callable[[int], None] | None = None) -> d
     for i, p in enumerate(phrases):
         words = p.split(b" ")
         if len(words) > MAX_PHRASE or b"" in words:
-            raise MeteorDataError(f"{path}: phrase {p!r} is not 1 to {MAX_PHRASE} single-spaced words")
+            raise MeteorDataError(
+                f"{path}: phrase {p!r} is not 1 to {MAX_PHRASE} single-spaced words"
+            )
         rows[i, : len(words)] = [vocab.setdefault(w, len(vocab) + 1) for w in words]
     del phrases
     dtype = np.uint16 if len(vocab) < 65535 else np.uint32
@@ -159,7 +163,9 @@ class ParaphraseIndex:
         """Phrase ids q with a table entry (pid, q), one per entry (memoised)."""
         out = self._partners.get(pid)
         if out is None:
-            out = self._partners[pid] = self._partner[self._indptr[pid] : self._indptr[pid + 1]].tolist()
+            out = self._partners[pid] = self._partner[
+                self._indptr[pid] : self._indptr[pid + 1]
+            ].tolist()
         return out
 
     def word_ids(self, tokens: list[str]) -> np.ndarray:

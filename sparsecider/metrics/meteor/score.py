@@ -57,7 +57,9 @@ def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> No
         if isinstance(refs, str):
             raise TypeError(f"references[{i}] is a str; give a list of reference captions")
         if len(refs) == 0:
-            raise ValueError(f"references[{i}] is empty; every candidate needs at least one reference")
+            raise ValueError(
+                f"references[{i}] is empty; every candidate needs at least one reference"
+            )
         for j, r in enumerate(refs):
             if not isinstance(r, str):
                 raise TypeError(f"references[{i}][{j}] is {type(r).__name__}, not str")
@@ -79,7 +81,9 @@ def _captions(texts: list[str], res: Resources) -> dict[str, Caption]:
         starts, lengths, pids = index.find(flat, ends)
         owner = np.repeat(np.arange(len(batch)), lens)[starts] if starts.size else starts
         local = starts - firsts[owner] if starts.size else starts
-        for o, s, n, p in zip(owner.tolist(), local.tolist(), lengths.tolist(), pids.tolist(), strict=True):
+        for o, s, n, p in zip(
+            owner.tolist(), local.tolist(), lengths.tolist(), pids.tolist(), strict=True
+        ):
             batch[o].phrases.setdefault(p, []).append((s, n))
         batch.clear()
 
@@ -136,7 +140,8 @@ def segment_statistics(
     vocab = {t for rs in refs for r in rs for t in caps[r].tokens}
     syn = SynonymTypes(vocab, res.lexicon)
     rows = [
-        segment_stats(caps[h], [caps[r] for r in rs], res, syn) for h, rs in zip(hyps, refs, strict=True)
+        segment_stats(caps[h], [caps[r] for r in rs], res, syn)
+        for h, rs in zip(hyps, refs, strict=True)
     ]
     return stats_array(rows)
 

@@ -14,7 +14,7 @@ from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
 from .resources import Resources
 from .stats import N_STATS, WEIGHTS, score_one
 
-__all__ = ["Caption", "alignment_stats", "pair_candidates", "segment_stats", "SynonymTypes"]
+__all__ = ["Caption", "SynonymTypes", "alignment_stats", "pair_candidates", "segment_stats"]
 
 
 class Caption:
@@ -29,7 +29,7 @@ class Caption:
         Paraphrase-table phrases occurring in it (phrase id -> [(start, length)]).
     """
 
-    __slots__ = ("tokens", "function", "n_function", "phrases", "stems", "synsets", "_index")
+    __slots__ = ("_index", "function", "n_function", "phrases", "stems", "synsets", "tokens")
 
     def __init__(self, text: str, res: Resources, phrases: dict | None = None) -> None:
         self.tokens = text.split(" ") if text else []
