@@ -41,18 +41,32 @@ def chunk_count(matches: list[Match]) -> int:
 
 
 def _contested(props: dict[tuple[int, int, int, int], list[int]]) -> set[tuple[int, int, int, int]]:
-    """Non-exact span pairs proposed twice, or sharing a start and a shape with another."""
-    by_t: dict[tuple[int, int, int], int] = {}
-    by_r: dict[tuple[int, int, int], int] = {}
-    for (ts, tl, rs, rl), (stage, n) in props.items():
-        if stage != EXACT:
-            by_t[ts, tl, rl] = by_t.get((ts, tl, rl), 0) + n
-            by_r[rs, tl, rl] = by_r.get((rs, tl, rl), 0) + n
-    return {
-        k
-        for k, (stage, _) in props.items()
-        if stage != EXACT and (by_t[k[0], k[1], k[3]] > 1 or by_r[k[2], k[1], k[3]] > 1)
-    }
+    """Non-exact candidates the jar only takes when they add no chunk.
+
+    A span pair proposed more than once, and a candidate with a rival of the same shape
+    starting at the same test (reference) position whose reference (test) span is disjoint
+    from its own.  Overlapping rivals (``a couple``/``two`` and ``couple of``/``two``) are not
+    contested.
+    """
+    out = set()
+    by_t: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
+    by_r: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
+    for k, (stage, n) in props.items():
+        if stage == EXACT:
+            continue
+        if n > 1:
+            out.add(k)
+        by_t.setdefault((k[0], k[1], k[3]), []).append(k)
+        by_r.setdefault((k[2], k[1], k[3]), []).append(k)
+    for group, other in ((by_t, 2), (by_r, 0)):
+        for keys in group.values():
+            if len(keys) < 2:
+                continue
+            for k in keys:
+                lo, n = k[other], k[other + 1]
+                if any(j[other] + j[other + 1] <= lo or lo + n <= j[other] for j in keys if j != k):
+                    out.add(k)
+    return out
 
 
 def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> list[Match]:
