@@ -25,18 +25,13 @@ from .paraphrase import MAX_PHRASE, build_arrays
 
 __all__ = ["cache_dir", "cache_path", "load_or_build"]
 
-FORMAT = 1
+FORMAT = 2
 _SHAPES = {  # name -> (allowed dtypes, number of dimensions)
     "vocab": (("uint8",), 1),
     "phrase_hash": (("uint64",), 1),
     "phrase_rows": (("uint16", "uint32"), 2),
-    "prob": (("float64",), 1),
     "fwd_indptr": (("int64",), 1),
     "fwd_partner": (("uint32",), 1),
-    "fwd_record": (("uint32",), 1),
-    "rev_indptr": (("int64",), 1),
-    "rev_partner": (("uint32",), 1),
-    "rev_record": (("uint32",), 1),
 }
 
 
@@ -79,15 +74,14 @@ def _validate(arrays: dict[str, np.ndarray], key: str) -> str | None:
         if a is None or a.dtype.name not in dtypes or a.ndim != ndim:
             return f"array {name} is missing or has the wrong type"
     n = arrays["phrase_hash"].size
-    m = arrays["prob"].size
+    m = arrays["fwd_partner"].size
     if arrays["phrase_rows"].shape != (n, MAX_PHRASE):
         return "phrase_rows has the wrong shape"
-    for side in ("fwd", "rev"):
-        ip = arrays[f"{side}_indptr"]
-        if ip.size != n + 1 or ip[0] != 0 or ip[-1] != m:
-            return f"{side}_indptr is inconsistent"
-        if arrays[f"{side}_partner"].size != m or arrays[f"{side}_record"].size != m:
-            return f"{side} arrays have the wrong length"
+    ip = arrays["fwd_indptr"]
+    if ip.size != n + 1 or ip[0] != 0 or ip[-1] != m or np.any(ip[1:] < ip[:-1]):
+        return "fwd_indptr is inconsistent"
+    if m and int(arrays["fwd_partner"].max()) >= n:
+        return "fwd_partner points past the phrases"
     if meta.get("digest") != _digest(arrays):
         return "its checksum does not match its contents"
     return None

@@ -5,7 +5,7 @@ records over 2.6 million distinct phrases of at most 7 words.  Held as
 Python objects it takes 1.85 GB; here a phrase is a row of word ids
 (``uint16``/``uint32``, 0 pads), found through a sorted 64-bit hash of that
 row and then compared word for word, so a hash collision can never make a
-false match.  The pairs are a CSR adjacency over phrase ids, in table order.
+false match.  The entries are a CSR adjacency over phrase ids, in table order.
 """
 
 from __future__ import annotations
@@ -83,14 +83,14 @@ def build_arrays(
         The file is truncated, damaged or not a paraphrase table.
     """
     phrase_id: dict[bytes, int] = {}
-    left, right, prob = [], [], []
+    left, right = [], []
     pending: list[bytes] = []
     try:
         for lines in _records(path, progress):
             pending.extend(lines)
             n = len(pending) - len(pending) % 3
             for i in range(0, n, 3):
-                prob.append(float(pending[i]))
+                float(pending[i])  # a probability: checked, not kept
                 left.append(phrase_id.setdefault(pending[i + 1], len(phrase_id)))
                 right.append(phrase_id.setdefault(pending[i + 2], len(phrase_id)))
             del pending[:n]
@@ -99,7 +99,7 @@ def build_arrays(
             f"{path} is damaged or truncated ({type(e).__name__}: {e}); "
             f"reinstall pycocoevalcap: {INSTALL_HINT}"
         ) from e
-    if pending or not prob:
+    if pending or not left:
         raise MeteorDataError(
             f"{path} does not hold (probability, phrase, phrase) line triples; "
             f"reinstall pycocoevalcap: {INSTALL_HINT}"
@@ -130,13 +130,12 @@ def build_arrays(
         "vocab": np.frombuffer(b"\n".join(vocab), dtype=np.uint8),
         "phrase_hash": hashes,
         "phrase_rows": rows[order].astype(dtype),
-        "prob": np.asarray(prob, dtype=np.float64),
     }
-    for name, src, dst in (("fwd", left_a, right_a), ("rev", right_a, left_a)):
-        by = np.argsort(src, kind="stable")  # table order within a phrase
-        out[f"{name}_indptr"] = np.searchsorted(src[by], np.arange(order.size + 1)).astype(np.int64)
-        out[f"{name}_partner"] = dst[by].astype(np.uint32)
-        out[f"{name}_record"] = by.astype(np.uint32)
+    # Entries grouped by their first phrase, in table order.  The probabilities are not kept: the
+    # jar matches every entry whatever its probability (specification 5.4).
+    by = np.argsort(left_a, kind="stable")
+    out["fwd_indptr"] = np.searchsorted(left_a[by], np.arange(order.size + 1)).astype(np.int64)
+    out["fwd_partner"] = right_a[by].astype(np.uint32)
     return out
 
 
