@@ -209,7 +209,10 @@ class ParaphraseIndex:
             rows = window[cand].copy()
             rows[:, length:] = 0
             h = phrase_hash(rows)
-            at = np.searchsorted(self.hashes, h)
+            # sorted needles walk the 2.6-million-entry table in order (far fewer cache misses)
+            order = np.argsort(h)
+            at = np.empty_like(order)
+            at[order] = np.searchsorted(self.hashes, h[order])
             at[at == self.hashes.size] = 0
             hit = self.hashes[at] == h
             hit[hit] = np.all(self.rows[at[hit]] == rows[hit], axis=1)
