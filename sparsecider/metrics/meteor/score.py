@@ -16,11 +16,12 @@ import numpy as np
 from .normalize import normalize
 from .resources import Resources, load
 from .segment import Caption, SynonymTypes, segment_stats, stats_array
-from .stats import corpus_score, segment_scores, summed
+from .stats import N_STATS, corpus_score, segment_scores, summed
 
 __all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
 
 _BATCH_TOKENS = 1 << 18  # tokens per vectorised phrase lookup (bounds its memory)
+_CHUNK = 2048  # segments scored together
 _JTRIM = "".join(chr(i) for i in range(33))
 
 
@@ -125,6 +126,15 @@ def segment_statistics(
     """
     _check(candidates, references)
     res = load() if resources is None else resources
+    out = np.zeros((len(candidates), N_STATS), dtype=np.int64)
+    # Segments go in chunks, so memory holds one chunk's captions, not the corpus's.
+    for lo in range(0, len(candidates), _CHUNK):
+        hi = min(lo + _CHUNK, len(candidates))
+        out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res)
+    return out
+
+
+def _chunk(candidates: Sequence[str], references: Sequence[Sequence[str]], res: Resources):
     fields = [jar_fields(c, r) for c, r in zip(candidates, references, strict=True)]
     memo: dict[str, str] = {}
 
