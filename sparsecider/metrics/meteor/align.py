@@ -3,9 +3,10 @@
 What the jar optimises, as observed from outside (see IMPLEMENTER_NOTES.md):
 
 1. the weighted number of covered words, where a match counts ``weight(stage) *
-   (t_len + r_len)``, except that a non-exact match is *contested* -- it counts
-   0 -- when its span pair was proposed more than once, or when another
-   proposal of the same shape starts at the same test or reference position;
+   (t_len + r_len)``, except that a one-word-to-one-word non-exact match is
+   *contested* -- it counts 0 -- when its span pair was proposed more than once,
+   or when another such candidate starts at the same test (reference) position
+   with a disjoint reference (test) word;
 2. then the fewest chunks;
 3. then the most covered words (contested matches included);
 4. then the first alignment found, taking test words left to right, each
@@ -52,8 +53,8 @@ def _contested(props: dict[tuple[int, int, int, int], list[int]]) -> set[tuple[i
     by_t: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
     by_r: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
     for k, (stage, n) in props.items():
-        if stage == EXACT:
-            continue
+        if stage == EXACT or k[1] != 1 or k[3] != 1:
+            continue  # multi-word spans are never contested (`the person`/`a person` twice)
         if n > 1:
             out.add(k)
         by_t.setdefault((k[0], k[1], k[3]), []).append(k)
