@@ -3,14 +3,21 @@
 Generates (one seeded run) strings from real captions of ``../shared/data``
 with inserted punctuation, digits, quotes, brackets, hyphens, apostrophes and
 clitics, URLs and e-mail addresses, abbreviations, letter case changes and
-Unicode (accents, other scripts, emoji, unusual spaces, marks, symbols).  The
+Unicode (accents, other scripts, emoji, unusual spaces, marks, symbols), and
+the shapes of web and informal text: slash lists, mentions and hashtags,
+HTML entities, contractions and dialect apostrophes (straight, curly and
+``&apos;``), money and numbers before punctuation, runs of curly quotes,
+guillemets and backticks, emoticons, and other forms (fractions after a
+hyphen, underscores, ...).  The
 strings are fed in batches, each batch as ONE sequence in order, to the jar
 (``benchmarks/ptb_jar.py``, pycocoevalcap's exact pipeline) and to
 ``sparsecider.ptb_tokenize``; every caption whose outputs differ is counted.
 A mismatch is classed by the mutations its string went through (and by those
 of the next string, which the reference reads ahead into).  Writes
-``benchmarks/results/ptb_fuzz.json``: the counts, the mismatch rate, every
-class with its count and up to five examples.
+``benchmarks/results/ptb_fuzz.json``: the counts, the mismatch rate, the
+rate per mutation kind (among the strings that went through it), and every
+class (the set of kinds of a differing string) with its count and up to five
+examples.
 
 Usage (needs Java, ``pip install -e .[ref]`` and ``../shared/data``)::
 
@@ -53,11 +60,96 @@ UNICODE = ["é", "ñ", "ü", "Å", "ß", "ẞ", "İ", "Σ", "ΑΣ", "ΟΔΟΣ", 
            "\uff21\uff22\uff23",
            "¡", "¿", "§", "¶", "→", "★", "♥", "\u05d0", "\u0627", "\u0e01"]  # fmt: skip
 STARTERS = ["The", "A", "He", "It", "This", "There", "Mr.", "THE", "An", "We"]
+# ---- the classes added for issue 35 (shapes of web and informal text) ----
+WORDS = ["red", "white", "blue", "green", "he", "she", "they", "them", "on", "off", "and", "or",
+         "yes", "no", "cat", "dog", "x", "a", "in", "out", "A", "B", "Red", "GREEN", "hi-fi",
+         "e-mail", "t-shirt", "2", "10", "1st", "4x4", "3.5", "v2"]  # fmt: skip
+HANDLE_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789______..-"
+ENTITIES = ["&eacute;", "&Eacute;", "&uuml;", "&Uuml;", "&agrave;", "&ouml;", "&iacute;",
+            "&ntilde;", "&ccedil;", "&szlig;", "&aelig;", "&copy;", "&reg;", "&hellip;",
+            "&amp;", "&AMP;", "&lt;", "&gt;", "&quot;", "&apos;", "&nbsp;", "&mdash;", "&ndash;",
+            "&#39;", "&#8220;", "&#x27;", "&#233;", "&foo;", "&eacute", "&amp", "&Amp;",
+            "&laquo;", "&rsquo;", "&yacute;", "&ocirc;"]  # fmt: skip
+ENTITY_WORDS = ["&eacute;cole", "caf&eacute;", "&uuml;ber", "na&iuml;ve", "&apos;Mom&apos;",
+                "It&apos;s", "don&apos;t", "&apos;90s", "rock&apos;n&apos;roll",
+                "&Aring;ngstr&ouml;m", "AT&amp;T", "S&amp;P", "&quot;hi&quot;"]  # fmt: skip
+DIALECT = ["li'l", "Li'l", "LI'L", "nat'l", "ev'ry", "ma'am", "Ma'am", "o'clock", "O'Clock",
+           "y'all", "Y'all", "ne'er", "e'er", "o'er", "'twas", "'Twas", "'tis", "ol'", "d'",
+           "j'", "l'", "o'o", "rock'n'roll", "cap'n", "gov't", "int'l", "can't", "won't",
+           "ain't", "y'know", "c'mon", "'cause", "'em", "'bout", "goin'", "'n'", "O'Neil",
+           "d'Artagnan", "l'amour", "qu'il", "Hawai'i", "somethin'", "'til", "'90s", "'85",
+           "she'd've", "I'm", "they're", "we'll", "who's", "it'd", "ya'll", "'round",
+           "fo'c'sle", "bo's'n", "ha'penny"]  # fmt: skip
+MONEY = ["$5", "$5.", "$5.,", "$5.;", "$5.:", "$1,000.", "$3.50.", "2020.", "2020.,", "2020.;",
+         "5.:", "10.,", "3.5.,", "1,000.,", "No. 5.,", "#1.,", "£3.", "€10.,", "¥5", "US$5",
+         "A$5.", "5¢", "10%.", "10%.,", "-5.,", "+5.,", "1/2.,", "2:30.,", "5th.,", "5pm.,",
+         "$.99", "$5.99/lb", "5.-", "5..", "5.!", "(5.)", "1990s.,", "'90s.,", "5.'s"]  # fmt: skip
+QUOTE_RUN_CHARS = ["\u201c", "\u201d", "\u2018", "\u2019", "\xab", "\xbb", "\u2039",
+                   "\u203a", "\u201e", "\u201a", "\u201f", "\u201b", "`", "'", '"']  # fmt: skip
+EMOTICONS = [":)", ":-)", ":(", ":-(", ";)", ";-)", ":D", ":-D", ":P", ":p", ":-P", ":o", ":O",
+             ":/", ":-/", ":\\", ":*", ":'(", ":')", "=)", "=(", "XD", "xD", "<3", "</3",
+             "^_^", "^^", "-_-", "o_O", "O_o", "T_T", ":]", ":[", ":{", ":}", "8)", "B-)",
+             ":S", ":$", ":|", ":-|", ">:(", ">:)", ":3", "D:", "(:", ":))", ":-)))", ";D",
+             "\\o/", "\xaf\\_(\u30c4)_/\xaf", "(^_^)", "(-_-)", ">_<", "x_x", ":-)x"]  # fmt: skip
+OTHERS = ["snake_case", "_x_", "a__b", "x-1/2", "1-1/2", "1-1/2-inch", "a/b-1", "1/2-3/4",
+          "ab-c1/d", "a-b/c", "w/o", "and/or", "24/7", "file_name.txt", "v1.2.3", "3D", "2x",
+          "e.g.,", "i.e.,", "U.S.A.", "a.m.,", "#hashtag", "C++", "C#", ".NET", "Wi-Fi", "50/50",
+          "~5", "5~", "x^2", "a+b", "a=b", "a|b", "1.5x", "x1.5", "100k", "5'11\"", "6'2",
+          "5 o'clock", "9-to-5", "24-7", "1990-91", "'60s-style", "mid-'90s"]  # fmt: skip
+
+
+def slash_list(rng: random.Random) -> str:
+    """Two to seven words joined by "/" (a slash list: red/white/blue/green)."""
+    return "/".join(rng.choice(WORDS) for _ in range(rng.randint(2, 7)))
+
+
+def mention(rng: random.Random) -> str:
+    """A mention or hashtag: "@" or "#", then letters, digits, underscores, dots."""
+    body = "".join(rng.choice(HANDLE_CHARS) for _ in range(rng.randint(1, 12)))
+    tail = rng.choice(["", "", "", "'s", ".", ",", ":", "!"])
+    return rng.choice("@@@##") + body + tail
+
+
+def entity(rng: random.Random) -> str:
+    """An entity alone, or glued to letters at a word's start, middle or end."""
+    if rng.random() < 0.3:
+        return rng.choice(ENTITY_WORDS)
+    e, w = rng.choice(ENTITIES), rng.choice(["", "ab", "cole", "x"])
+    return rng.choice([e, e + w, w + e, w + e + w])
+
+
+def dialect(rng: random.Random) -> str:
+    """A contraction or dialect word, its apostrophe straight, curly or &apos;."""
+    word = rng.choice(DIALECT)
+    r = rng.random()
+    if r < 0.2:
+        return word.replace("'", "\u2019")
+    if r < 0.3:
+        return word.replace("'", "&apos;")
+    return word
+
+
+def money(rng: random.Random) -> str:
+    """Money and numbers before punctuation (2020., costs $5., it)."""
+    return rng.choice(MONEY) + rng.choice(["", "", ",", ";", ":", ".", " ,"])
+
+
+def quote_run(rng: random.Random) -> str:
+    """A run of one to five curly quotes, guillemets, low quotes and backticks."""
+    return "".join(rng.choice(QUOTE_RUN_CHARS) for _ in range(rng.randint(1, 5)))
+
+
 KINDS = {
     "punct": PUNCT, "digits": DIGITS, "quotes": QUOTES, "brackets": BRACKETS,
     "hyphens": HYPHENS, "apostrophes": APOSTROPHES, "urls": URLS,
     "abbreviations": ABBREVIATIONS, "unicode": UNICODE, "starters": STARTERS,
+    "slashlists": slash_list, "mentions": mention, "entities": entity,
+    "dialect": dialect, "money": money, "quoteruns": quote_run, "emoticons": EMOTICONS,
+    "others": OTHERS,
 }  # fmt: skip
+#: The classes added for issue 35 (its targets: no difference on them).
+NEW_KINDS = ("slashlists", "mentions", "entities", "dialect", "money", "quoteruns",
+             "emoticons", "others")  # fmt: skip
 
 
 def real_captions() -> list[str]:
@@ -87,7 +179,8 @@ def mutate(caption: str, rng: random.Random) -> tuple[str, list[str]]:
             piece = rng.choice(ABBREVIATIONS + APOSTROPHES + [":)", " :-)", ";)", " 'S", "'85"])
             caption = caption.rstrip(" .") + (" " if rng.random() < 0.5 else "") + piece
             continue
-        piece = rng.choice(KINDS[kind])
+        source = KINDS[kind]
+        piece = source(rng) if callable(source) else rng.choice(source)
         where = rng.random()
         if where < 0.4:  # between words
             words = caption.split(" ")
@@ -146,6 +239,26 @@ def main(argv: list[str] | None = None) -> dict:
         key = "+".join(sorted(set(kinds[i])))
         classes[key].append({"caption": s, "next": nxt, "ours": g, "jar": w})
     counts = Counter({k: len(v) for k, v in classes.items()})
+    # per mutation kind: the strings that went through it, and how many of them differ
+    total, differ = Counter(), Counter()
+    for k in kinds:
+        total.update(set(k))
+    for i, *_ in mismatches:
+        differ.update(set(kinds[i]))
+    per_kind = {
+        k: {"strings": total[k], "differ": differ[k], "rate": differ[k] / total[k]}
+        for k in sorted(total)
+    }
+    # the same among the strings that went through that kind alone, and the
+    # strings that went through none of the new kinds (the earlier generator's)
+    alone = Counter(next(iter(set(k))) for k in kinds if len(set(k)) == 1)
+    alone_differ = Counter(
+        next(iter(set(kinds[i]))) for i, *_ in mismatches if len(set(kinds[i])) == 1
+    )
+    for k, v in per_kind.items():
+        v["alone"] = {"strings": alone[k], "differ": alone_differ[k]}
+    old = [i for i, k in enumerate(kinds) if not set(k) & set(NEW_KINDS)]
+    old_differ = sum(not set(kinds[i]) & set(NEW_KINDS) for i, *_ in mismatches)
     out = {
         "benchmark": "ptb_fuzz",
         "machine": common.machine(),
@@ -156,12 +269,22 @@ def main(argv: list[str] | None = None) -> dict:
         "mismatches": len(mismatches),
         "mismatch_rate": len(mismatches) / len(strings),
         "seconds": {"jar": t_jar, "sparsecider": t_ours},
+        "without_new_kinds": {"strings": len(old), "differ": old_differ},
+        "per_kind": per_kind,
         "classes": [
             {"mutations": k, "count": c, "examples": classes[k][:5]}
             for k, c in counts.most_common()
         ],
     }
     path = common.write("ptb_fuzz", out)
+    for k, v in per_kind.items():
+        new = " (new)" if k in NEW_KINDS else ""
+        a = v["alone"]
+        common.log(
+            f"  {k:14} {v['differ']:6} of {v['strings']:7} differ ({v['rate']:.2%}); "
+            f"alone {a['differ']} of {a['strings']}{new}"
+        )
+    common.log(f"  without the new kinds: {old_differ} of {len(old)} differ")
     common.log(
         f"{len(mismatches)} of {len(strings)} differ ({out['mismatch_rate']:.2e}); "
         f"{len(counts)} classes; written to {path}"

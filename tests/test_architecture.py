@@ -259,6 +259,14 @@ def test_at_most_15_modules_sit_directly_in_the_package():
     assert len(top) <= MAX_TOP_LEVEL_MODULES, top
 
 
+def test_the_parser_offers_the_registered_tokenizers():
+    # the parser reads the names without loading the tokenizers
+    from sparsecider.tokenizers import registered
+    from sparsecider.tokenizers.names import REGISTERED
+
+    assert registered() == REGISTERED
+
+
 def test_no_import_cycle():
     graph, _ = imports(PACKAGE)
     assert len(graph) > 30  # the walk found the package

@@ -102,10 +102,10 @@ def test_clotho(shared_data, fn):
 
 @pytest.mark.parametrize("fn", [ptb_tokenize, _exact_tokenize])
 def test_behaviour_specification_examples(fn):
-    """All 405 examples of PTB_BEHAVIOUR.md (jar outputs), each its own sequence."""
+    """All 470 examples of PTB_BEHAVIOUR.md (jar outputs), each its own sequence."""
     examples = json.loads((FIXTURES / "ptb_behaviour_examples.json").read_text("utf-8"))
     wrong = [(e["captions"], g, e["ptb"]) for e in examples if (g := fn(e["captions"])) != e["ptb"]]
-    assert wrong == [] and len(examples) == 405
+    assert wrong == [] and len(examples) == 470
 
 
 @pytest.mark.parametrize("fn", [ptb_tokenize, _exact_tokenize])
@@ -392,5 +392,26 @@ def test_rules_learned_from_the_fuzz(fn):
         (r["rule"], r["caption"])
         for r in rows
         if fn([r["caption"]]) != [r["alone"]] or fn([r["caption"], "x"]) != [r["followed"], "x"]
+    ]
+    assert wrong == []
+
+
+def test_word_rules_skipped_for_a_first_character_cannot_start_there():
+    """The exact path tries, at an ASCII letter or digit (or the "&" of an
+    entity letter: the characters that start a word), only the word rules
+    listed for it; every rule left out must fail on any text starting with it."""
+    from sparsecider.tokenizers import _ptb_rules
+
+    tails = ["", "a", "A", "1", "ab'cd", "Ab&Cd", "1-1/2", "a/b/c", "1.txt", "'s", "-x", "#",
+             "ttp://x.com/ab", "ailto:a@b.com", "++", "$", "'all", "nti- x", "&eacute;", "1 1/2",
+             "55 123 4567", ".5", "ww.a.uk/xy", "acute;b", "'l", "i'l", "'mon"]  # fmt: skip
+    wrong = [
+        (ch, name, tail)
+        for ch, kept in _ptb_rules.WORD_RULES_AT.items()
+        if ch.isalnum() or ch == "&"
+        for rule, name in _ptb_rules.WORD_RULES
+        if (rule, name) not in kept
+        for tail in tails
+        if rule.match(ch + tail)
     ]
     assert wrong == []

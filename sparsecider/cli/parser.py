@@ -14,7 +14,7 @@ from .._version import __version__
 from ..io.captions import FORMATS
 from ..io.named import NAMED
 from ..significance import DEFAULT_SEED, MAX_RESAMPLES
-from ..tokenizers import registered
+from ..tokenizers.names import REGISTERED
 from .common import SCORE_METRICS
 
 __all__ = ["build_parser"]
@@ -106,7 +106,7 @@ _N_JOBS_HELP = "threads (default -1: one per CPU; 1: one)"
 
 def _common(parser: argparse.ArgumentParser, *, df: str = _DF_HELP) -> None:
     """The options of every scoring command: tokenizer, df, n, threads."""
-    parser.add_argument("--tokenizer", choices=registered(), default="ptb", metavar="NAME",
+    parser.add_argument("--tokenizer", choices=REGISTERED, default="ptb", metavar="NAME",
                         help=_TOKENIZER_HELP)  # fmt: skip
     parser.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE",
                         help=df.format(names=", ".join(NAMED)))  # fmt: skip
@@ -265,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("-o", "--output", required=True, metavar="OUT",
                      help="the file to write (e.g. coco-train.df.npz)")  # fmt: skip
     fit.add_argument("--n", type=_order, default=4, metavar="N", help=_N_HELP)
-    fit.add_argument("--tokenizer", choices=registered(), default="ptb", metavar="NAME",
+    fit.add_argument("--tokenizer", choices=REGISTERED, default="ptb", metavar="NAME",
                      help=_TOKENIZER_HELP + "; score with the same one")  # fmt: skip
     fit.add_argument("--input-format", choices=FORMATS, default="auto",
                      help="override the detection of the files' format")  # fmt: skip

@@ -15,22 +15,42 @@ use.
 
 from __future__ import annotations
 
-from .._kernels.tokens import Tokens
-from .ptb import ptb_tokenize
-from .registry import (
-    Tokenizer,
-    TokenizerLike,
-    get_tokenizer,
-    lookahead_captions,
-    lookahead_complete,
-    registered,
-    resolve_tokenizer,
-    tokenize,
-    tokenizer_name,
-    tokens,
-)
-from .slices import tokenize_slice
-from .whitespace import split_whitespace
+import importlib
+
+# Each name is imported on first use from the module that defines it: the
+# command line reads the registered names (.names) without loading the PTB
+# tables, and ``from sparsecider.tokenizers import tokenize`` loads what it needs.
+_HOMES = {
+    "Tokenizer": "registry",
+    "TokenizerLike": "registry",
+    "Tokens": "sparsecider._kernels.tokens",
+    "get_tokenizer": "registry",
+    "lookahead_captions": "registry",
+    "lookahead_complete": "registry",
+    "ptb_tokenize": "ptb",
+    "registered": "registry",
+    "resolve_tokenizer": "registry",
+    "split_whitespace": "whitespace",
+    "tokenize": "registry",
+    "tokenize_slice": "slices",
+    "tokenizer_name": "registry",
+    "tokens": "registry",
+}
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(home if "." in home else f"{__name__}.{home}")
+    value = getattr(module, name)
+    globals()[name] = value  # the next access is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "Tokenizer",

@@ -16,12 +16,17 @@ __all__ = [
     "ABBR_SENTENCE",
     "CASED",
     "DIGIT",
+    "ENTITY_LETTER",
+    "ENTITY_LETTER_RE",
     "LETTER",
     "LOOKAHEAD_SPACE",
     "LRUN",
     "OWN",
     "OWN_NUMBER_INNER",
     "OWN_RUNS",
+    "PLAIN_CONT",
+    "PLAIN_LETTER",
+    "PLAIN_RUN",
     "RUN",
     "SPACE_CLASS",
     "STARTER_AFTER_RE",
@@ -56,9 +61,13 @@ def code_points(ranges: str) -> frozenset[str]:
 
 # The letters of a word (digits excluded: numbers have rules of their own).
 _letters = ranges_to_class(t.LETTERS) + "\u03a3"
-# An HTML entity of an accented letter counts as a letter ("caf&eacute;s").
-_ENTITY_LETTER = "&(?:[A-Za-z](?:acute|grave|circ|uml|tilde|cedil|ring|slash)|szlig|[aA][eE]lig);"
-LETTER = f"(?:(?![0-9])[{_letters}]|{_ENTITY_LETTER})"
+# An HTML entity of a vowel with an acute, a grave or an umlaut counts as a
+# letter ("caf&eacute;s", "&Eacute;cole"; sections 8, 21.3), but not in a
+# word joined by hyphens (PLAIN_RUN)
+ENTITY_LETTER = "&[aeiouAEIOU](?i:acute|grave|uml);"
+ENTITY_LETTER_RE = re.compile(ENTITY_LETTER)
+PLAIN_LETTER = f"(?:(?![0-9])[{_letters}])"
+LETTER = f"(?:{PLAIN_LETTER}|{ENTITY_LETTER})"
 # The soft hyphen acts as a mark inside words (the reference drops it from word
 # tokens afterwards; section 20), not listed in appendix A's marks.
 MARK = f"[{ranges_to_class(t.MARKS)}\xad]"
@@ -67,6 +76,10 @@ DIGIT = "[0-9]"
 WORD_CONT = f"(?:{LETTER}|{DIGIT}|(?<![0-9]){MARK})"
 #: A run of word characters (a mark may start it, not follow a digit).
 RUN = f"(?:(?:{LETTER}|{DIGIT}|{MARK}){WORD_CONT}*)"
+#: A word character but an entity letter, after the first.
+PLAIN_CONT = f"(?:{PLAIN_LETTER}|{DIGIT}|(?<![0-9]){MARK})"
+#: A run of word characters without an entity letter (the parts of a hyphenated word).
+PLAIN_RUN = f"(?:(?:{PLAIN_LETTER}|{DIGIT}|{MARK}){PLAIN_CONT}*)"
 #: A run that begins with a letter or mark.
 LRUN = f"(?:(?:{LETTER}|{MARK}){WORD_CONT}*)"
 WORD_CHAR_RE = re.compile(f"(?:{LETTER}|{DIGIT}|{MARK})")

@@ -15,63 +15,45 @@ lines: lower-cased (section 4) and filtered as pycocoevalcap does (section 1).
 
 from __future__ import annotations
 
-import bisect
+import itertools
 import re
 
 from . import _ptb_classes as c
 from ._ptb_rules import (
-    ADDR_RUN,
-    AMPERSAND,
     APOS,
     APOS_CLITIC,
-    APOS_PREFIX,
-    APOS_WORD,
-    ASCII_ALNUM,
     ASCII_LETTERS,
-    AT_WORD,
     CLITIC,
-    CPLUSPLUS,
     CURLY_EM,
-    CURRENCY_PREFIX,
-    DOMAIN,
-    DOMAIN_RUN,
-    DOTTED,
     ENTITY_TEXT,
-    FRACTION_PAIR,
-    HAS_DOMAIN,
-    HYPH_DOT,
-    HYPH_DOT_RUN,
+    FILE_NAME,
+    FILE_NAME_RUN,
     LONE_CLITIC,
     MULTI,
     N_CLITIC,
     NT,
     NT_QUOTES,
-    NUMBER,
-    PHONE,
     PLAIN_WORD,
     PLAIN_WORD_AT,
-    PREFIX,
     PUNCTUATIONS,
     QUOTE_CHARS,
-    QUOTE_RUN,
     QUOTE_WORD,
-    SHARP,
-    SLASHED,
     SPECIAL,
     SYMBOL_RULES,
     TIS,
-    URL,
     URL_PATH,
     URL_PATH_RUN,
     URL_WWW,
     URL_WWW_RUN,
-    WORD,
+    WORD_RULES,
+    WORD_RULES_AT,
     YEAR,
     drop_soft_hyphens,
     lower_token,
     period_stays,
     rewrite_brackets,
 )
+from ._ptb_web import AddressScanner
 
 __all__ = [
     "PUNCTUATIONS",
@@ -80,82 +62,39 @@ __all__ = [
 ]
 
 
-class _Scanner:
+class _Scanner(AddressScanner):
     """One left-to-right pass over ``text`` collecting ``(start, token)`` pairs."""
 
-    def __init__(self, text: str, at_end: bool) -> None:
-        self.text = text
+    def __init__(self, text: str, at_end: bool, apos: dict[int, str] | None = None) -> None:
+        super().__init__(text)
+        #: where a "\u2019" stands for an "&apos;" of the input, as typed (section 21.5)
+        self.apos = apos or {}
         self.n = len(text)
         self.at_end = at_end
-        self.domain = HAS_DOMAIN.search(text) is not None
-        self.mail = "@" in text
         self.plain_word = PLAIN_WORD_AT if self.mail or self.domain else PLAIN_WORD
-        # the runs the address rules last looked at (each is read once: linear time)
-        self._addr = (-1, -1, False)  # run start, run end, no address ends there
-        self._dom = (-1, -1)  # run start, run end
-        self._hd = (-1, -1)  # run start, run end: no HYPH_DOT starts in it
-        self._runs: dict[str, tuple[int, int]] = {}
-        #: where each ".com" (".org", ...) starts
-        self._tlds = [m.start() for m in HAS_DOMAIN.finditer(text)] if self.domain else []
         #: the tokens, and "\n" for each line end between them
         self.out: list[str] = []
-
-    def run_cached(self, rule: re.Pattern, run: re.Pattern, key: str, i: int) -> re.Match | None:
-        """``rule`` at ``i``, unless it failed from an earlier start in the same run."""
-        start, end = self._runs.get(key, (-1, -1))
-        if start < i < end:
-            return None
-        m = rule.match(self.text, i)
-        if m is None:
-            self._runs[key] = (i, run.match(self.text, i).end())
-        return m
-
-    def hyph_dot_at(self, i: int) -> re.Match | None:
-        """:data:`HYPH_DOT` at ``i``; a failure holds for the rest of its run."""
-        start, end = self._hd
-        if start < i < end:
-            return None
-        m = HYPH_DOT.match(self.text, i)
-        if m is None:
-            self._hd = (i, HYPH_DOT_RUN.match(self.text, i).end())
-        return m
-
-    def mail_at(self, i: int) -> re.Match | None:
-        """An e-mail address starting at ``i``, read in linear time overall."""
-        start, end, failed = self._addr
-        if not start < i < end:
-            end = ADDR_RUN.match(self.text, i + 1).end()
-            start, failed = i, False
-        if failed or self.text[end : end + 1] != "@":
-            self._addr = (start, end, failed)
-            return None
-        m = AT_WORD.match(self.text, i)
-        # every start in the run meets the same "@" and what follows it
-        self._addr = (start, end, m is None and self.text[i] in ASCII_ALNUM)
-        return m
-
-    def domain_at(self, i: int) -> re.Match | None:
-        """A domain name starting at ``i`` (only where one ends in the run)."""
-        start, end = self._dom
-        if not start <= i < end:
-            m = DOMAIN_RUN.match(self.text, i)
-            if m is None:
-                return None
-            start, end = i, m.end()
-            self._dom = (start, end)
-        # a ".com" must start after i, inside the run or where it stops
-        k = bisect.bisect_right(self._tlds, i)
-        if k == len(self._tlds) or self._tlds[k] > end:
-            return None
-        return DOMAIN.match(self.text, i)
 
     def emit(self, pos: int, token: str) -> None:
         """Add ``token`` (which starts at ``pos``) to the output."""
         if token:
+            if self.apos and ("\u2019" in token or "'" in token):
+                # "&apos;" comes back where "\u2019" is printed as typed; in other
+                # letter cases ("&APOS;") also where it would print "'"
+                apos = self.apos
+                token = "".join(
+                    apos[pos + k]
+                    if pos + k in apos
+                    and (ch == "\u2019" or (ch == "'" and apos[pos + k] != "&apos;"))
+                    else ch
+                    for k, ch in enumerate(token)
+                )
             self.out.append(token)
 
     # -- after a word: clitics and the final period ------------------------------------
-    def finish_word(self, start: int, end: int, word: str, periods: bool = True) -> int:
+    def finish_word(
+        self, start: int, end: int, word: str, periods: bool = True, comma_period: bool = False
+    ) -> int:
         text = self.text
         low = word.lower()
         split = MULTI.get(low)
@@ -176,13 +115,11 @@ class _Scanner:
             if m:
                 self.emit(start, word[:-1])
                 body = m.group()
-                if body.startswith("&apos;"):
-                    body = "'" + body[6:]
                 if len(body) == 2:  # "n't", "n`t"; as typed when letters follow
                     body = body.replace("\u2019", "'").replace("\u2018", "`")
                 self.emit(end - 1, word[-1] + body)
                 return m.end()
-        if end < self.n and text[end] in APOS + "&":
+        if end < self.n and text[end] in APOS:
             m = N_CLITIC.match(text, end)
             if m is None:
                 m = CLITIC.match(text, end)
@@ -191,16 +128,19 @@ class _Scanner:
             if m is not None:
                 self.emit(start, word)
                 body = m.group()
-                if body.startswith("&apos;"):
-                    body = "'" + body[6:]
                 # a curly "’n" stays as typed; every other clitic gets a straight "'"
                 self.emit(end, body if body[:2].lower() == "\u2019n" else "'" + body[1:])
                 return m.end()
         if periods and end < self.n and text[end] == "." and period_stays(word, text, end):
             self.emit(start, word + ".")
             return end + 1
-        # a period before ",", ";" or ":" stays with any word
-        if periods and text[end : end + 1] == "." and text[end + 1 : end + 2] in (",", ";", ":"):
+        # a period before ",", ";" or ":" stays with any word, and with a
+        # number of ASCII digits only (section 21.7)
+        if (
+            (periods or comma_period or (word.isdigit() and word.isascii()))
+            and text[end : end + 1] == "."
+            and text[end + 1 : end + 2] in (",", ";", ":")
+        ):
             self.emit(start, word + ".")
             return end + 1
         self.emit(start, word)
@@ -208,12 +148,7 @@ class _Scanner:
 
     def _clitic_at_end(self, m: re.Match) -> bool:
         # 're, 've, 'll are no clitics at the very end of the input (section 15.1)
-        return (
-            self.at_end
-            and m.end() == self.n
-            and len(m.group().lstrip("&apos;")) >= 2
-            and (m.group()[-2:].lower() in ("re", "ve", "ll"))
-        )
+        return self.at_end and m.end() == self.n and m.group()[-2:].lower() in ("re", "ve", "ll")
 
     # -- the rules ---------------------------------------------------------------------
     def word_rules(self, i: int) -> int:
@@ -226,24 +161,26 @@ class _Scanner:
         ):
             return self.finish_word(i, m.end(), m.group())
         best_end, kind = i, None
-        for rule, name in (
-            (URL, "url"), (AMPERSAND, "amp"), (APOS_WORD, "apos"), (CPLUSPLUS, "plain"),
-            (SHARP, "plain"), (CURRENCY_PREFIX, "plain"), (PHONE, "phone"),
-            (FRACTION_PAIR, "phone"), (NUMBER, "number"), (SLASHED, "word"),
-            (DOTTED, "dotted"), (WORD, "word"), (APOS_PREFIX, "prefix"), (PREFIX, "plain"),
-        ):  # fmt: skip
-            m = rule.match(text, i)
+        for rule, name in WORD_RULES_AT.get(text[i], WORD_RULES):
+            if rule is FILE_NAME:
+                m = self.run_cached(FILE_NAME, FILE_NAME_RUN, "file", i)
+            else:
+                m = rule.match(text, i)
             if m is not None and m.end() > best_end:
+                if rule is FILE_NAME and self.at_end and m.end() == self.n:
+                    continue  # as an emoticon, not at the end of the input (section 21.10)
                 best_end, kind = m.end(), name
         if text[i] < "\x80":
             m = self.hyph_dot_at(i)
             if m is not None and m.end() > best_end:
                 best_end, kind = m.end(), "hyphdot"
-            for rule, run, key in (
-                (URL_PATH, URL_PATH_RUN, "path"),
-                (URL_WWW, URL_WWW_RUN, "www"),
-            ):
-                m = self.run_cached(rule, run, key, i)
+            m = self.run_cached(URL_PATH, URL_PATH_RUN, "path", i)
+            if m is not None and m.end() > best_end:
+                best_end, kind = m.end(), "url"
+            # (a failed "www." holds for every later "www." of its host run, not
+            # for a "www." after other characters: "lamp,www.a.uk/x"; section 21.11)
+            if text[i : i + 4].lower() == "www.":
+                m = self.run_cached(URL_WWW, URL_WWW_RUN, "www", i)
                 if m is not None and m.end() > best_end:
                     best_end, kind = m.end(), "url"
         if self.mail:
@@ -269,7 +206,7 @@ class _Scanner:
             self.emit(i, rewrite_brackets(token).replace(" ", "\xa0"))
             return best_end
         if kind == "amp":
-            return self.finish_word(i, best_end, token.replace("&amp;", "&"))
+            return self.finish_word(i, best_end, _AMP.sub("&", token))
         if kind == "apos":
             clitic = APOS_CLITIC.fullmatch(token)
             if clitic is not None:  # "l'll", "K'll": the clitic wins
@@ -277,7 +214,9 @@ class _Scanner:
             if token.endswith("."):
                 self.emit(i, token)
                 return best_end
-            return self.finish_word(i, best_end, token, periods=False)
+            # (after d, l, n, o a period before , ; : stays: section 21.7)
+            keep = token[0] in "DdLlNnOo" and token[1] in "'\u2019\u2018\u201b`"
+            return self.finish_word(i, best_end, token, periods=False, comma_period=keep)
         if kind == "mail":
             self.emit(i, token)
             return best_end
@@ -286,7 +225,6 @@ class _Scanner:
             self.emit(i, token)
             return best_end
         if kind == "number":
-            m = re.match(r"[0-9]+:[0-9]+(?::[0-9]+)*", token)
             return self.finish_word(i, best_end, token, periods=False)
         if kind == "hyphdot":
             head = token[: token.index("-")]
@@ -323,11 +261,9 @@ class _Scanner:
                 tail = m.group()[-2:].lower()
                 if (rule is YEAR and tail[-1] != "s") or tail in ("re", "ve", "ll"):
                     continue
-            tok = m.group().replace("&apos;", "'")
+            tok = m.group()
             self.emit(i, tok if rule is YEAR else "'" + tok[1:])
             return m.end()
-        if ch == "&":
-            return self.symbol_rules(i)
         m = TIS.match(text, i)
         if m:
             self.emit(i, "'t")
@@ -338,9 +274,16 @@ class _Scanner:
         if m is not None:
             self.emit(i, m.group())
             return m.end()
-        m = QUOTE_RUN.match(text, i)
-        self.emit(i, "".join(SPECIAL[q] for q in m.group()))
-        return m.end()
+        return self.quote_pair(i)
+
+    def quote_pair(self, i: int) -> int:
+        """A curly or low quote or backtick, with the next one if it is one too (section 21.6)."""
+        text, j = self.text, i + 1
+        # an "&apos;" pairs with nothing
+        if j < self.n and text[j] in QUOTE_CHARS and i not in self.apos and j not in self.apos:
+            j += 1
+        self.emit(i, "".join(SPECIAL.get(q, q) for q in text[i:j]))
+        return j
 
     def pairs(self, i: int) -> int:
         """A run of one character as tokens of two, the odd one last (3 quotes: 2 + 1)."""
@@ -380,12 +323,10 @@ class _Scanner:
                 return self.finish_word(i, m.end(), m.group(), periods=False)
         token = text[i:best]
         if kind == "single":
-            if ch in "`<>":
-                return self.pairs(i)
             if ch in QUOTE_CHARS:
-                m = QUOTE_RUN.match(text, i)
-                self.emit(i, "".join(SPECIAL[q] for q in m.group()))
-                return m.end()
+                return self.quote_pair(i)
+            if ch in "<>":
+                return self.pairs(i)
             if ch in c.OWN_RUNS or ch in "#@_":
                 j = i + 1
                 while j < self.n and text[j] == ch:
@@ -397,7 +338,9 @@ class _Scanner:
         if kind == "sgml":
             token = re.sub(c.SPACE_CLASS.replace("\\n", ""), "\xa0", token)
         elif kind == "entity":
-            token = ENTITY_TEXT.get(token, token)
+            low = token.lower()
+            if low != "&quot;" or token == "&quot;":
+                token = ENTITY_TEXT.get(low, token)
         elif kind in ("emoticon", "phone"):
             token = rewrite_brackets(token).replace(" ", "\xa0")
         elif kind == "ellipsis":
@@ -425,11 +368,30 @@ class _Scanner:
             elif kind is _SKIP_KIND:  # spaces and deleted characters print nothing (section 3)
                 i = _SKIP.match(text, i).end()
             else:
-                if kind is _SYMBOL and ch == "&" and text.startswith("&apos;", i):
-                    kind = _QUOTE
+                if kind is _SYMBOL and ch == "&" and c.ENTITY_LETTER_RE.match(text, i):
+                    kind = _WORD  # "&Eacute;cole" (section 21.3)
                 j = rules[kind](i)
                 i = j if j > i else i + 1
         return self.out
+
+
+_AMP = re.compile("&(?i:amp;)")
+_APOS = re.compile("&(?i:apos;)")
+_CLITIC_AFTER = re.compile("(?i:s|m|d|re|ve|ll)")
+
+
+def _joins_capitals(text: str, m: re.Match) -> bool:
+    """Whether the "&APOS;" of ``m`` is read as capitals joined by "&" (section 21.5)."""
+    start, end = m.start(), m.end()
+    if m.group()[1] != "A" or not "A" <= text[start - 1 : start] <= "Z":
+        return False
+    if text[start - 1] in "N" and text[end : end + 1] in "tT" and text[end:]:
+        return False  # "DON&APOS;T": n't
+    if text[start - 1] in "DLNO" and not text[start - 2 : start - 1].isalpha():
+        # a longer apostrophe word or prefix: "N&APOS;ROLL", "L&APOS;A" (section 9)
+        two = text[end : end + 2]
+        return text[start - 1] in "NO" and not (len(two) == 2 and two.isalpha())
+    return _CLITIC_AFTER.match(text, end) is None
 
 
 # Characters that start no token: spaces, silent separators, deleted characters.
@@ -473,7 +435,23 @@ def tokenize_text(text: str, at_end: bool) -> list[str]:
     ``at_end``: whether the text ends where the whole input ends (section 15.1);
     otherwise its end is a line end followed by more captions.
     """
-    tokens = _Scanner(text, at_end).run()
+    apos: dict[int, str] = {}
+    if "&" in text and _APOS.search(text) is not None:
+        # "&apos;" (any letter case) acts as a curly apostrophe (section 21.5):
+        # read it as one, and remember where, to print it as typed
+        # (but for "&A..." after a capital, which joins it unless a clitic
+        # follows: "ROCK&APOS;N" -> "rock&apos" ";" "n", as "AT&T")
+        found = [m for m in _APOS.finditer(text) if not _joins_capitals(text, m)]
+        pieces, spellings, k = [], [], 0
+        for m in found:
+            pieces.append(text[k : m.start()])
+            spellings.append(m.group())
+            k = m.end()
+        pieces.append(text[k:])
+        ends = itertools.accumulate(len(piece) + 1 for piece in pieces[:-1])
+        apos = {e - 1: spelling for e, spelling in zip(ends, spellings, strict=True)}
+        text = "\u2019".join(pieces)
+    tokens = _Scanner(text, at_end, apos).run()
     if "\xad" in text:
         tokens = [t for t in drop_soft_hyphens(tokens) if t]
     # Java prints a token as it is, so one spanning a line end (an SGML tag)

@@ -1,7 +1,8 @@
 """The fast path of the PTB tokenizer: plain captions, all at once.
 
 A caption is *plain* when it holds only ASCII letters, digits, spaces,
-hyphens between two letters or digits, the clitic ``'s`` (after two letters
+hyphens and slashes between two letters or digits (at most two slashes, and
+no hyphen beside them: section 21.1), the clitic ``'s`` (after two letters
 or digits, or alone after a space), ``n't`` (after a letter or digit), and
 commas and periods that end a word or stand alone, and none of these
 shapes: a word of an abbreviation class or a single letter before its
@@ -96,8 +97,9 @@ def _padded(cls: np.ndarray) -> np.ndarray:
     return q
 
 
-def _not_plain(cls: np.ndarray, q: np.ndarray, data: bytes) -> tuple[np.ndarray, np.ndarray]:
-    """Byte positions that a plain caption cannot hold, and those of its apostrophes.
+def _not_plain(cls: np.ndarray, q: np.ndarray, data: bytes) -> tuple[np.ndarray, ...]:
+    """Byte positions that a plain caption cannot hold, those of its apostrophes,
+    and those of its slashes and hyphens.
 
     Only the bytes that are not letters, digits or spaces are looked at (a
     few per caption), with their neighbours gathered from ``q``.
@@ -131,7 +133,7 @@ def _not_plain(cls: np.ndarray, q: np.ndarray, data: bytes) -> tuple[np.ndarray,
     merge = digits[(q[digits + 1] == SPACE) & (q[digits + 2] == DIGIT)] - _PAD
     periods = pos[cur == PERIOD]
     flagged = np.concatenate([pos[bad], merge, _abbreviation_periods(q, periods, raw)])
-    return flagged, pos[apos]
+    return flagged, pos[apos], pos[cur == SLASH], pos[cur == HYPHEN]
 
 
 def _abbreviation_periods(q: np.ndarray, periods: np.ndarray, raw: np.ndarray) -> np.ndarray:
@@ -166,10 +168,13 @@ def tokenize(captions: list[str]) -> tuple[list[str], list[int]]:
     cls = np.frombuffer(data.translate(_CLASS_TABLE), dtype=np.uint8)
     newlines = np.flatnonzero(cls == NEWLINE)
     q = _padded(cls)
-    bad, apostrophes = _not_plain(cls, q, data)
+    bad, apostrophes, slashes, hyphens = _not_plain(cls, q, data)
     lowered = data.lower()  # ASCII letters only: every other byte is in a slow caption
     flagged = np.concatenate([bad, _multi_words(lowered)])
-    slow = np.unique(np.searchsorted(newlines, flagged)).tolist()
+    slow = np.unique(np.searchsorted(newlines, flagged))
+    if slashes.size:
+        slow = np.union1d(slow, _slash_lists(newlines, slashes, hyphens))
+    slow = slow.tolist()
     # every punctuation mark of a plain caption is a token of its own: dropped
     out = lowered.translate(_OUTPUT, _DROPPED).decode("utf-8", "surrogatepass").split("\n")
     held = []
@@ -182,6 +187,15 @@ def tokenize(captions: list[str]) -> tuple[list[str], list[int]]:
     for i in _odd_spaces(cls, newlines).tolist():
         out[i] = " ".join(out[i].split())  # a plain caption's only whitespace is " "
     return out, slow
+
+
+def _slash_lists(newlines: np.ndarray, slashes: np.ndarray, hyphens: np.ndarray) -> np.ndarray:
+    """Captions whose slashes may not all join words: three or more slashes (a
+    token holds at most three parts: "red/white/blue" "/" "green"), or a slash
+    and a hyphen (a hyphen joins only letters there: "x-1" "/" "2"; section 21.1)."""
+    lines, counts = np.unique(np.searchsorted(newlines, slashes), return_counts=True)
+    both = np.intersect1d(lines, np.searchsorted(newlines, hyphens))
+    return np.union1d(lines[counts >= 3], both)
 
 
 def _joined(captions: list[str]) -> bytes:

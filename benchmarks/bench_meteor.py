@@ -1,0 +1,169 @@
+"""METEOR 1.5: sparsecider's Java-free METEOR vs pycocoevalcap's ``Meteor`` (the jar), one run.
+
+Data: COCO val 2014 with the last caption of every image held out as the candidate against
+the others (40,504 segments, raw captions; line breaks read as spaces, since a line break
+hangs pycocoevalcap's wrapper).  Agreement first: the 23 statistics and the segment score of
+every segment, and the corpus score.  Then the times:
+
+- the jar as pycocoevalcap runs it: ``Meteor()`` (start-up and data load) and
+  ``compute_score`` (scoring), in this process;
+- ours with a warm cache: data load (checksums, word lists, paraphrase index) and scoring;
+- peak memory (VmHWM) of a fresh process that loads the cached data and scores the segments
+  (``--memory-images``), and of a fresh process building the cache from scratch (cold first
+  use, with its time).
+
+Needs Java and the ``ref`` and ``meteor`` extras; without Java it says so and stops.
+Writes ``benchmarks/results/meteor.json``.
+
+Usage::
+
+    python -m benchmarks.bench_meteor [--images N] [--no-cold]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks import common, datasets
+
+_CHILD = """
+import json, sys, time
+def hwm():  # peak resident memory of this process, MiB (reset by exec, unlike ru_maxrss)
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+t0 = time.perf_counter()
+from sparsecider.metrics.meteor.resources import load
+res = load()
+t1 = time.perf_counter()
+out = {"load_s": t1 - t0, "peak_rss_after_load_mib": hwm()}
+if len(sys.argv) > 1:
+    from sparsecider.metrics.meteor import segment_statistics
+    d = json.load(open(sys.argv[1]))
+    segment_statistics(d["hyps"], d["refs"], resources=res)
+    out["score_s"] = time.perf_counter() - t1
+    out["segments"] = len(d["hyps"])
+out["peak_rss_mib"] = hwm()
+print(json.dumps(out))
+"""
+
+
+def heldout(n: int | None) -> tuple[list[str], list[list[str]]]:
+    """The last caption of each image (raw) against the others, in file order."""
+    path = datasets.coco_dir() / "captions_val2014_reconstructed.json.gz"
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        ann = json.load(f)["annotations"]
+    by: dict[int, list[str]] = {}
+    for a in ann:
+        by.setdefault(a["image_id"], []).append(a["caption"].replace("\n", " "))
+    items = list(by.values())[:n]
+    return [v[-1] for v in items], [v[:-1] for v in items]
+
+
+def jar(hyps: list[str], refs: list[list[str]]) -> dict:
+    from pycocoevalcap.meteor.meteor import Meteor
+
+    t0 = time.perf_counter()
+    m = Meteor()
+    t1 = time.perf_counter()
+    gts = {i: r for i, r in enumerate(refs)}
+    res = {i: [h] for i, h in enumerate(hyps)}
+    corpus, scores = m.compute_score(gts, res)
+    t2 = time.perf_counter()
+    # the statistics themselves, through the same running jar (not timed)
+    stats = np.array(
+        [[float(x) for x in m._stat(res[i][0], gts[i]).split()] for i in range(len(hyps))]
+    )
+    return {
+        "startup_s": t1 - t0,
+        "score_s": t2 - t1,
+        "corpus": corpus,
+        "scores": scores,
+        "stats": stats,
+    }
+
+
+def child(args: list[str], env: dict) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, *args], capture_output=True, text=True, env=env
+    )
+    if out.returncode:
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--images", type=int, default=None)
+    ap.add_argument("--no-cold", action="store_true")
+    ap.add_argument("--memory-images", type=int, default=40504)
+    a = ap.parse_args()
+    if shutil.which("java") is None:
+        print("bench_meteor: Java is not installed; the jar comparison needs it. Skipped.")
+        return
+    import os
+
+    from sparsecider.metrics.meteor import corpus_score, segment_scores, segment_statistics, summed
+    from sparsecider.metrics.meteor.resources import load
+
+    hyps, refs = heldout(a.images)
+    common.log(f"{len(hyps)} segments; running the jar (start-up, load, scoring)")
+    j = jar(hyps, refs)
+    common.log(f"jar: start-up {j['startup_s']:.1f} s, scoring {j['score_s']:.1f} s")
+
+    t0 = time.perf_counter()
+    res = load()  # warm if the cache exists (built once otherwise: see the cold run below)
+    t1 = time.perf_counter()
+    stats = segment_statistics(hyps, refs, resources=res)
+    scores = segment_scores(stats)
+    corpus = corpus_score(summed(stats))
+    t2 = time.perf_counter()
+    differ = np.flatnonzero((stats != j["stats"]).any(axis=1) | (scores != np.array(j["scores"])))
+    common.log(
+        f"ours: load {t1 - t0:.2f} s, scoring {t2 - t1:.1f} s; {differ.size} segments differ"
+    )
+
+    out = {
+        "machine": common.machine(),
+        "versions": common.versions("sparsecider", "pycocoevalcap", "snowballstemmer", "numpy"),
+        "segments": len(hyps),
+        "agreement": {
+            "differing_segments": int(differ.size),
+            "corpus_jar": j["corpus"],
+            "corpus_ours": corpus,
+            "corpus_abs_diff": abs(corpus - j["corpus"]),
+            "first_differing": differ[:20].tolist(),
+        },
+        "jar": {"startup_s": j["startup_s"], "score_s": j["score_s"]},
+        "ours_warm": {"load_s": t1 - t0, "score_s": t2 - t1},
+    }
+    total_jar = j["startup_s"] + j["score_s"]
+    out["speedup_total"] = total_jar / (t2 - t0)
+    out["speedup_scoring"] = j["score_s"] / (t2 - t1)
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ)
+        # warm memory: a fresh process loads the cached data and scores the first segments
+        path = Path(d) / "in.json"
+        with open(path, "w") as f:
+            json.dump({"hyps": hyps[: a.memory_images], "refs": refs[: a.memory_images]}, f)
+        out["warm_process"] = child([str(path)], env)
+        if not a.no_cold:
+            env["SPARSECIDER_CACHE_DIR"] = str(Path(d) / "cache")
+            out["cold_process"] = child([], env)
+            out["cache_bytes"] = sum(p.stat().st_size for p in (Path(d) / "cache").iterdir())
+    print(json.dumps(out, indent=1))
+    common.write("meteor", out)
+
+
+if __name__ == "__main__":
+    main()

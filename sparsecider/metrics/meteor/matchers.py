@@ -1,0 +1,221 @@
+"""The four matching stages: candidate matches between two token lists (specification 5).
+
+A candidate is ``(t_start, t_len, r_start, r_len, stage)``; the same span pair
+may be proposed several times (by several stages, or by a paraphrase entry
+and its reverse), and the alignment search counts those proposals, so they
+are returned with their multiplicity.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .data import INSTALL_HINT, MeteorDataError
+from .paraphrase import ParaphraseIndex
+
+__all__ = ["EXACT", "PARAPHRASE", "STEM", "SYNONYM", "Lexicon", "candidates"]
+
+EXACT, STEM, SYNONYM, PARAPHRASE = 0, 1, 2, 3
+STEMMER_VERSION = "2.2.0"
+
+# WordNet's detachment rules, in the order the jar tries them (specification 5.3).
+_SUFFIX_RULES = (
+    ("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+    ("men", "man"), ("ies", "y"),
+    ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+    ("ing", "e"), ("ing", ""),
+    ("er", ""), ("est", ""), ("er", "e"), ("est", "e"),
+)  # fmt: skip
+
+
+def english_stemmer():
+    """snowballstemmer 2.2.0's English stemmer (the jar's stems; 3.x differ).
+
+    Raises
+    ------
+    ImportError
+        snowballstemmer is missing or another version.
+    """
+    try:
+        import snowballstemmer
+    except ImportError:
+        raise ImportError(
+            f"METEOR needs snowballstemmer=={STEMMER_VERSION}: {INSTALL_HINT}"
+        ) from None
+    version = getattr(snowballstemmer, "__version__", None)
+    if version is None:
+        from importlib.metadata import version as _v
+
+        version = _v("snowballstemmer")
+    if version != STEMMER_VERSION:
+        raise ImportError(
+            f"METEOR needs snowballstemmer=={STEMMER_VERSION} (the jar's stems; "
+            f"other releases stem differently), found {version}: {INSTALL_HINT}"
+        )
+    return snowballstemmer.stemmer("english")
+
+
+class Lexicon:
+    """Stems and WordNet synsets of words, memoised per word.
+
+    Parameters
+    ----------
+    synsets_text : str
+        ``synonym/english.synsets``: a word line, then a line of synset ids.
+    exceptions_text : str
+        ``synonym/english.exceptions``: a base form line, then its inflected forms.
+    """
+
+    def __init__(self, synsets_text: str, exceptions_text: str) -> None:
+        lines = synsets_text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        if len(lines) % 2:
+            raise MeteorDataError(
+                f"synonym/english.synsets has an odd number of lines: {INSTALL_HINT}"
+            )
+        self._synsets = dict(zip(lines[0::2], lines[1::2], strict=True))
+        bases: dict[str, list[str]] = {}
+        lines = exceptions_text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        for base, forms in zip(lines[0::2], lines[1::2], strict=False):
+            for form in forms.split():
+                bases.setdefault(form, []).append(base)
+        self._bases = bases
+        self._stemmer = english_stemmer()
+        self._stems: dict[str, str] = {}
+        self._sets: dict[str, frozenset[str]] = {}
+
+    def stem(self, word: str) -> str:
+        """The Snowball English stem of a word."""
+        s = self._stems.get(word)
+        if s is None:
+            s = self._stems[word] = self._stemmer.stemWord(word)
+        return s
+
+    def forms(self, word: str) -> list[str]:
+        """The word and its WordNet base forms (exceptions, else the first rule that applies)."""
+        out = [word]
+        if word in self._bases:
+            return out + self._bases[word]
+        if word.endswith("ss") or len(word) <= 2:
+            return out
+        for suffix, repl in _SUFFIX_RULES:
+            if word.endswith(suffix) and len(word) > len(suffix):
+                base = word[: len(word) - len(suffix)] + repl
+                if base in self._synsets:
+                    return [*out, base]
+        return out
+
+    def synsets(self, word: str) -> frozenset[str]:
+        """Every synset id of the word's forms (empty when WordNet lacks it)."""
+        s = self._sets.get(word)
+        if s is None:
+            ids: set[str] = set()
+            for f in self.forms(word):
+                line = self._synsets.get(f)
+                if line:
+                    ids.update(line.split())
+            s = self._sets[word] = frozenset(ids)
+        return s
+
+
+def _phrases(index: ParaphraseIndex, tokens: list[str]) -> dict[int, list[tuple[int, int]]]:
+    """Occurrences of table phrases in a token list: phrase id -> [(start, length)]."""
+    if not tokens:
+        return {}
+    ids = index.word_ids(tokens)
+    starts, lengths, pids = index.find(ids, np.full(ids.size, ids.size))
+    out: dict[int, list[tuple[int, int]]] = {}
+    for s, n, p in zip(starts.tolist(), lengths.tolist(), pids.tolist(), strict=True):
+        out.setdefault(p, []).append((s, n))
+    return out
+
+
+def paraphrase_candidates(
+    index: ParaphraseIndex,
+    test_phr: dict[int, list[tuple[int, int]]],
+    ref_phr: dict[int, list[tuple[int, int]]],
+) -> list[tuple[int, int, int, int, int]]:
+    """Paraphrase candidates, one per proposing table entry (so with repeats)."""
+    out = []
+    arrays = index.arrays
+    # An entry (p1, p2) proposes test p1 with reference p2, and reference p1 with test p2.
+    for side, src, dst, flip in (
+        ("fwd", test_phr, ref_phr, False),
+        ("fwd", ref_phr, test_phr, True),
+    ):
+        indptr, partner = arrays[f"{side}_indptr"], arrays[f"{side}_partner"]
+        if not dst:
+            continue
+        for p, occ in src.items():
+            lo, hi = int(indptr[p]), int(indptr[p + 1])
+            if lo == hi:
+                continue
+            for q in partner[lo:hi].tolist():
+                other = dst.get(q)
+                if other is None:
+                    continue
+                for a, la in occ:
+                    for b, lb in other:
+                        if flip:
+                            out.append((b, lb, a, la, PARAPHRASE))
+                        else:
+                            out.append((a, la, b, lb, PARAPHRASE))
+    return out
+
+
+def candidates(
+    test: list[str],
+    ref: list[str],
+    lexicon: Lexicon,
+    index: ParaphraseIndex,
+    test_phr: dict[int, list[tuple[int, int]]] | None = None,
+    ref_phr: dict[int, list[tuple[int, int]]] | None = None,
+) -> dict[tuple[int, int, int, int], list[int]]:
+    """Every proposed match with its number of proposals.
+
+    Parameters
+    ----------
+    test, ref : list of str
+        Normalised tokens.
+    lexicon : Lexicon
+    index : ParaphraseIndex
+    test_phr, ref_phr : dict, optional
+        Precomputed phrase occurrences (see :func:`_phrases`).
+
+    Returns
+    -------
+    dict
+        ``(t_start, t_len, r_start, r_len) -> [earliest proposing stage, number of proposals]``.
+    """
+    props: dict[tuple[int, int, int, int], list[int]] = {}
+
+    def add(key, stage):
+        v = props.get(key)
+        if v is None:
+            props[key] = [stage, 1]
+        else:
+            v[1] += 1
+
+    stems_r = [lexicon.stem(w) for w in ref]
+    syn_r = [lexicon.synsets(w) for w in ref]
+    for i, w in enumerate(test):
+        st = lexicon.stem(w)
+        sy = lexicon.synsets(w)
+        for j, v in enumerate(ref):
+            if w == v:
+                add((i, 1, j, 1), EXACT)
+                continue
+            if st == stems_r[j]:
+                add((i, 1, j, 1), STEM)
+            if sy and not sy.isdisjoint(syn_r[j]):
+                add((i, 1, j, 1), SYNONYM)
+    if test_phr is None:
+        test_phr = _phrases(index, test)
+    if ref_phr is None:
+        ref_phr = _phrases(index, ref)
+    for c in paraphrase_candidates(index, test_phr, ref_phr):
+        add(c[:4], PARAPHRASE)
+    return props

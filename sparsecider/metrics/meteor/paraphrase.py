@@ -1,0 +1,229 @@
+"""The paraphrase table as a compact index of numpy arrays.
+
+``paraphrase-en.gz`` holds 5.27 million (probability, phrase 1, phrase 2)
+records over 2.6 million distinct phrases of at most 7 words.  Held as
+Python objects it takes 1.85 GB; here a phrase is a row of word ids
+(``uint16``/``uint32``, 0 pads), found through a sorted 64-bit hash of that
+row and then compared word for word, so a hash collision can never make a
+false match.  The entries are a CSR adjacency over phrase ids, in table order.
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from .data import INSTALL_HINT, MeteorDataError
+
+__all__ = ["MAX_PHRASE", "ParaphraseIndex", "build_arrays", "phrase_hash"]
+
+MAX_PHRASE = 7
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_SEED = np.uint64(0x9E3779B97F4A7C15)
+
+
+def phrase_hash(rows: np.ndarray) -> np.ndarray:
+    """64-bit hash of each row of word ids (a splitmix64 chain; 0 pads hash too).
+
+    Parameters
+    ----------
+    rows : ndarray of shape (n, MAX_PHRASE), unsigned integer
+
+    Returns
+    -------
+    ndarray of shape (n,), uint64
+    """
+    h = np.full(rows.shape[0], _SEED, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(rows.shape[1]):
+            h ^= rows[:, j].astype(np.uint64)
+            h += _SEED
+            h ^= h >> np.uint64(30)
+            h *= _M1
+            h ^= h >> np.uint64(27)
+            h *= _M2
+            h ^= h >> np.uint64(31)
+    return h
+
+
+def _records(path: Path, progress: Callable[[int], None] | None) -> Iterator[list[bytes]]:
+    """Lines of the gzip file in chunks (the last line of a chunk may continue)."""
+    with open(path, "rb") as raw, gzip.GzipFile(fileobj=raw) as f:
+        carry = b""
+        while chunk := f.read(1 << 24):
+            lines = (carry + chunk).split(b"\n")
+            carry = lines.pop()
+            if progress is not None:
+                progress(raw.tell())
+            yield lines
+        if carry:
+            yield [carry]
+
+
+def build_arrays(
+    path: Path, progress: Callable[[int], None] | None = None
+) -> dict[str, np.ndarray]:
+    """Read ``paraphrase-en.gz`` into the arrays of :class:`ParaphraseIndex`.
+
+    Parameters
+    ----------
+    path : Path
+        The gzip file.
+    progress : callable, optional
+        Called with the compressed bytes read so far.
+
+    Raises
+    ------
+    MeteorDataError
+        The file is truncated, damaged or not a paraphrase table.
+    """
+    phrase_id: dict[bytes, int] = {}
+    left, right = [], []
+    pending: list[bytes] = []
+    try:
+        for lines in _records(path, progress):
+            pending.extend(lines)
+            n = len(pending) - len(pending) % 3
+            for i in range(0, n, 3):
+                float(pending[i])  # a probability: checked, not kept
+                left.append(phrase_id.setdefault(pending[i + 1], len(phrase_id)))
+                right.append(phrase_id.setdefault(pending[i + 2], len(phrase_id)))
+            del pending[:n]
+    except (OSError, EOFError, zlib.error, ValueError) as e:
+        raise MeteorDataError(
+            f"{path} is damaged or truncated ({type(e).__name__}: {e}); "
+            f"reinstall pycocoevalcap: {INSTALL_HINT}"
+        ) from e
+    if pending or not left:
+        raise MeteorDataError(
+            f"{path} does not hold (probability, phrase, phrase) line triples; "
+            f"reinstall pycocoevalcap: {INSTALL_HINT}"
+        )
+    vocab: dict[bytes, int] = {}
+    phrases = list(phrase_id)
+    del phrase_id
+    rows = np.zeros((len(phrases), MAX_PHRASE), dtype=np.uint32)
+    for i, p in enumerate(phrases):
+        words = p.split(b" ")
+        if len(words) > MAX_PHRASE or b"" in words:
+            raise MeteorDataError(
+                f"{path}: phrase {p!r} is not 1 to {MAX_PHRASE} single-spaced words"
+            )
+        rows[i, : len(words)] = [vocab.setdefault(w, len(vocab) + 1) for w in words]
+    del phrases
+    dtype = np.uint16 if len(vocab) < 65535 else np.uint32
+    hashes = phrase_hash(rows)
+    order = np.argsort(hashes, kind="stable")
+    hashes = hashes[order]
+    if np.any(hashes[1:] == hashes[:-1]):  # would make a lookup ambiguous; never seen
+        raise MeteorDataError(f"{path}: two phrases share a 64-bit hash; please report this")
+    new_id = np.empty_like(order)
+    new_id[order] = np.arange(order.size)
+    left_a = new_id[np.asarray(left, dtype=np.int64)]
+    right_a = new_id[np.asarray(right, dtype=np.int64)]
+    out = {
+        "vocab": np.frombuffer(b"\n".join(vocab), dtype=np.uint8),
+        "phrase_hash": hashes,
+        "phrase_rows": rows[order].astype(dtype),
+    }
+    # Entries grouped by their first phrase, in table order.  The probabilities are not kept: the
+    # jar matches every entry whatever its probability (specification 5.4).
+    by = np.argsort(left_a, kind="stable")
+    out["fwd_indptr"] = np.searchsorted(left_a[by], np.arange(order.size + 1)).astype(np.int64)
+    out["fwd_partner"] = right_a[by].astype(np.uint32)
+    return out
+
+
+class ParaphraseIndex:
+    """Look phrases up in the paraphrase table.
+
+    Parameters
+    ----------
+    arrays : dict of ndarray
+        As made by :func:`build_arrays` (validated by the cache loader).
+    """
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self.arrays = arrays
+        words = arrays["vocab"].tobytes().decode("utf-8").split("\n")
+        self.vocab = {w: i + 1 for i, w in enumerate(words)}
+        self.hashes = arrays["phrase_hash"]
+        self.rows = arrays["phrase_rows"]
+        self._indptr = arrays["fwd_indptr"]
+        self._partner = arrays["fwd_partner"]
+        self._partners: dict[int, list[int]] = {}
+
+    def partners(self, pid: int) -> list[int]:
+        """Phrase ids q with a table entry (pid, q), one per entry (memoised)."""
+        out = self._partners.get(pid)
+        if out is None:
+            out = self._partners[pid] = self._partner[
+                self._indptr[pid] : self._indptr[pid + 1]
+            ].tolist()
+        return out
+
+    def word_ids(self, tokens: list[str]) -> np.ndarray:
+        """Word ids of tokens (0 for a word no phrase contains)."""
+        get = self.vocab.get
+        return np.fromiter((get(t, 0) for t in tokens), dtype=np.int64, count=len(tokens))
+
+    def find(self, ids: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every phrase of the table occurring in a run of captions.
+
+        Parameters
+        ----------
+        ids : ndarray of shape (n_tokens,)
+            Word ids of all captions, concatenated (:meth:`word_ids`).
+        ends : ndarray of shape (n_tokens,)
+            For each token, the index one past the last token of its caption.
+
+        Returns
+        -------
+        starts, lengths, phrase_ids : ndarray
+            One entry per occurrence, ordered by start then length.
+        """
+        n = ids.size
+        starts_all, lens_all, pids_all = [], [], []
+        pos = np.arange(n)
+        known = ids > 0
+        window = np.zeros((n, MAX_PHRASE), dtype=np.uint64)
+        ok = known.copy()
+        for length in range(1, MAX_PHRASE + 1):
+            j = length - 1
+            if j:
+                nxt = np.zeros(n, dtype=bool)
+                idx = pos[:-j] + j
+                nxt[:-j] = known[idx] & (idx < ends[:-j])
+                ok &= nxt
+                window[:-j, j] = ids[j:]
+            else:
+                window[:, 0] = ids
+            cand = np.flatnonzero(ok)
+            if cand.size == 0:
+                break
+            rows = window[cand].copy()
+            rows[:, length:] = 0
+            h = phrase_hash(rows)
+            # sorted needles walk the 2.6-million-entry table in order (far fewer cache misses)
+            order = np.argsort(h)
+            at = np.empty_like(order)
+            at[order] = np.searchsorted(self.hashes, h[order])
+            at[at == self.hashes.size] = 0
+            hit = self.hashes[at] == h
+            hit[hit] = np.all(self.rows[at[hit]] == rows[hit], axis=1)
+            starts_all.append(cand[hit])
+            lens_all.append(np.full(int(hit.sum()), length))
+            pids_all.append(at[hit])
+        if not starts_all:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, empty
+        starts = np.concatenate(starts_all)
+        lengths = np.concatenate(lens_all)
+        pids = np.concatenate(pids_all)
+        order = np.lexsort((lengths, starts))
+        return starts[order], lengths[order], pids[order]

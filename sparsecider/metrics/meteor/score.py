@@ -1,0 +1,172 @@
+"""The functional entry: captions -> per-segment statistics -> scores.
+
+:func:`segment_statistics` returns the 23 statistics of every segment as an
+integer array, the form the accumulator can sum exactly across processes;
+:func:`~.stats.segment_scores` and :func:`~.stats.corpus_score` (over
+:func:`~.stats.summed`) turn them into scores.  :func:`meteor_scores` does all
+three.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .normalize import normalize
+from .resources import Resources, load
+from .segment import Caption, SynonymTypes, segment_stats, stats_array
+from .stats import N_STATS, corpus_score, segment_scores, summed
+
+__all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
+
+_BATCH_TOKENS = 1 << 18  # tokens per vectorised phrase lookup (bounds its memory)
+_CHUNK = 2048  # segments scored together
+_JTRIM = "".join(chr(i) for i in range(33))
+
+
+def jar_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, list[str]]:
+    """The hypothesis and references as the jar receives them from pycocoevalcap.
+
+    pycocoevalcap removes ``|||`` from the hypothesis (then one double space),
+    joins everything into one ``SCORE ||| ref ||| ... ||| hyp`` line, and the
+    jar splits that line on ``|||`` and trims each field: a ``|||`` inside a
+    reference therefore makes two references (specification 1.2-1.3).  Line
+    breaks, which would break that line protocol (pycocoevalcap then hangs),
+    are read as spaces, as pycocoevalcap's tokenizer does.
+    """
+    hyp = hypothesis.replace("\r", " ").replace("\n", " ")
+    hyp = hyp.replace("|||", "").replace("  ", " ")
+    refs = []
+    for r in references:
+        refs.extend(f.strip(_JTRIM) for f in r.replace("\r", " ").replace("\n", " ").split("|||"))
+    return hyp.strip(_JTRIM), refs
+
+
+def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+    if isinstance(candidates, str) or isinstance(references, str):
+        raise TypeError("candidates and references must be sequences (lists), not a single str")
+    if len(candidates) != len(references):
+        raise ValueError(
+            f"{len(candidates)} candidates but {len(references)} reference lists; "
+            "give one list of references per candidate"
+        )
+    for i, c in enumerate(candidates):
+        if not isinstance(c, str):
+            raise TypeError(f"candidates[{i}] is {type(c).__name__}, not str")
+    for i, refs in enumerate(references):
+        if isinstance(refs, str):
+            raise TypeError(f"references[{i}] is a str; give a list of reference captions")
+        if len(refs) == 0:
+            raise ValueError(
+                f"references[{i}] is empty; every candidate needs at least one reference"
+            )
+        for j, r in enumerate(refs):
+            if not isinstance(r, str):
+                raise TypeError(f"references[{i}][{j}] is {type(r).__name__}, not str")
+
+
+def _captions(texts: list[str], res: Resources) -> dict[str, Caption]:
+    """Caption objects for distinct normalised texts, phrases found in batches."""
+    index = res.paraphrases
+    out: dict[str, Caption] = {}
+    batch: list[Caption] = []
+    n_tokens = 0
+
+    def flush() -> None:
+        ids = [index.word_ids(c.tokens) for c in batch]
+        lens = np.fromiter((len(c.tokens) for c in batch), dtype=np.int64, count=len(batch))
+        flat = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
+        firsts = np.cumsum(lens) - lens
+        ends = np.repeat(firsts + lens, lens)
+        starts, lengths, pids = index.find(flat, ends)
+        owner = np.repeat(np.arange(len(batch)), lens)[starts] if starts.size else starts
+        local = starts - firsts[owner] if starts.size else starts
+        for o, s, n, p in zip(
+            owner.tolist(), local.tolist(), lengths.tolist(), pids.tolist(), strict=True
+        ):
+            batch[o].phrases.setdefault(p, []).append((s, n))
+        batch.clear()
+
+    for t in texts:
+        if t in out:
+            continue
+        c = out[t] = Caption(t, res, {})
+        batch.append(c)
+        n_tokens += len(c.tokens)
+        if n_tokens >= _BATCH_TOKENS:
+            flush()
+            n_tokens = 0
+    if batch:
+        flush()
+    return out
+
+
+def segment_statistics(
+    candidates: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    resources: Resources | None = None,
+) -> np.ndarray:
+    """METEOR 1.5's 23 statistics for each candidate against its references.
+
+    Parameters
+    ----------
+    candidates : sequence of str
+        One hypothesis per segment.
+    references : sequence of sequence of str
+        The references of each segment (at least one each).
+    resources : Resources, optional
+        Loaded data (:func:`~.resources.load`); loaded on first use by default.
+
+    Returns
+    -------
+    ndarray of shape (n_segments, 23), int64
+        The jar's statistics (specification 4.1), in input order.
+    """
+    _check(candidates, references)
+    res = load() if resources is None else resources
+    out = np.zeros((len(candidates), N_STATS), dtype=np.int64)
+    # Segments go in chunks, so memory holds one chunk's captions, not the corpus's.
+    for lo in range(0, len(candidates), _CHUNK):
+        hi = min(lo + _CHUNK, len(candidates))
+        out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res)
+    return out
+
+
+def _chunk(candidates: Sequence[str], references: Sequence[Sequence[str]], res: Resources):
+    fields = [jar_fields(c, r) for c, r in zip(candidates, references, strict=True)]
+    memo: dict[str, str] = {}
+
+    def norm(t: str) -> str:
+        n = memo.get(t)
+        if n is None:
+            n = memo[t] = normalize(t, res.prefixes)
+        return n
+
+    hyps = [norm(h) for h, _ in fields]
+    refs = [[norm(r) for r in rs] for _, rs in fields]
+    caps = _captions(hyps + [r for rs in refs for r in rs], res)
+    vocab = {t for rs in refs for r in rs for t in caps[r].tokens}
+    syn = SynonymTypes(vocab, res.lexicon)
+    rows = [
+        segment_stats(caps[h], [caps[r] for r in rs], res, syn)
+        for h, rs in zip(hyps, refs, strict=True)
+    ]
+    return stats_array(rows)
+
+
+def meteor_scores(
+    candidates: Sequence[str], references: Sequence[Sequence[str]]
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """Corpus score, segment scores and statistics, as pycocoevalcap's Meteor gives.
+
+    Returns
+    -------
+    corpus : float
+        From the summed statistics (not the mean of the segment scores).
+    scores : ndarray of shape (n_segments,)
+    stats : ndarray of shape (n_segments, 23), int64
+    """
+    stats = segment_statistics(candidates, references)
+    return corpus_score(summed(stats)), segment_scores(stats), stats

@@ -1,0 +1,238 @@
+"""METEOR 1.5 without Java: unit tests of each layer (hand-computed or jar-printed values).
+
+The jar-derived fixtures are exercised in ``test_meteor_jar.py``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+import zipfile
+
+import numpy as np
+import pytest
+
+pytest.importorskip(
+    "pycocoevalcap", reason="METEOR reads its data from pycocoevalcap (the `ref` extra)"
+)
+pytest.importorskip(
+    "snowballstemmer", reason="METEOR needs snowballstemmer==2.2.0 (the `meteor` extra)"
+)
+
+from sparsecider.metrics.meteor import cache, data, stats
+from sparsecider.metrics.meteor.normalize import Prefixes, normalize
+from sparsecider.metrics.meteor.paraphrase import ParaphraseIndex
+
+JAR = data.locate().jar
+
+
+@pytest.fixture(scope="module")
+def prefixes():
+    return Prefixes(data.read_jar_text(JAR, "nonbreaking/english.prefixes"))
+
+
+# -- normalisation: examples of the behaviour specification, section 2.2 (jar outputs) -------
+
+NORM = [
+    ("A man riding a horse.", "a man riding a horse ."),
+    ("mid-air", "mid air"),
+    ("a-b-c", "a b-c"),
+    ("a-b-c-d-e", "a b-c d-e"),
+    ("'s", "' s"),
+    ("it's", "it 's"),
+    ("John's dog", "john 's dog"),
+    ("dogs' toys", "dogs ' toys"),
+    ("can't", "can 't"),
+    ("u.s.", "us"),
+    ("U.S.A.", "usa"),
+    ("e.g. this", "eg this"),
+    ("Mr. Smith", "mr. smith"),
+    ("mr. Smith", "mr . smith"),
+    ("No. 5", "no. 5"),
+    ("no. 5", "no . 5"),
+    ("Inc. and Co.", "inc. and co ."),
+    ("a man. A dog", "a man . a dog"),
+    ("&amp;", "& amp ;"),
+    ("AT&T", "at & t"),
+    ("$5.00", "$ 5.00"),
+    ("10:30", "10 : 30"),
+    ("1,000,000 people", "1,000,000 people"),
+    ("a,b", "a , b"),
+    ("3.14", "3.14"),
+    ("5.", "5 ."),
+    ("well...", "well ..."),
+    ("wait!!!", "wait ! ! !"),
+    ("double--dash", "double dash"),
+    ("café naïve", "café naïve"),
+    ("日本語", "日 本 語"),
+    ("-LRB- -RRB-", "-lrb- -rrb-"),
+    ("a_b", "a _ b"),
+    ("|||", "| | |"),
+    ("   ", ""),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), NORM)
+def test_normalize_specification_examples(text, expected, prefixes):
+    assert normalize(text, prefixes) == expected
+
+
+def test_prefixes_file_kinds(prefixes):
+    assert {"Mr", "A", "e.g"} <= prefixes.plain
+    assert prefixes.numeric == {"No", "Art", "pp"}
+
+
+# -- statistics -> scores (hand computations) ------------------------------------------------
+
+
+def _row(**cols):
+    s = [0] * 23
+    for k, v in cols.items():
+        s[int(k[1:])] = v
+    return s
+
+
+# "a dog" against itself: 2 tokens a side, 1 function word ("a"), both exact, one chunk.
+IDENTICAL = _row(c0=2, c1=2, c2=1, c3=1, c4=1, c5=1, c6=1, c7=1, c20=1, c21=2, c22=2)
+# "x y" against "y x": two content words, exact, crossed: two chunks.
+CROSSED = _row(c0=2, c1=2, c4=2, c5=2, c20=2, c21=2, c22=2)
+
+
+def test_identical_scores_one():
+    # P = R = (1*0.75*1 + 1*0.25*1) / (0.75*1 + 0.25*1) = 1; fragmentation 0 (one chunk)
+    assert stats.score_one(IDENTICAL) == 1.0
+
+
+def test_crossed_pays_the_full_penalty():
+    # P = R = 1; frag = 2 chunks / ((2 + 2) / 2) = 1; pen = 0.6 * 1 ** 0.2 = 0.6; score = 0.4
+    assert stats.score_one(CROSSED) == 0.4
+
+
+def test_nothing_matched_scores_zero():
+    assert stats.score_one(_row(c0=3, c1=4)) == 0.0
+    assert stats.score_one(_row(c1=4)) == 0.0  # empty hypothesis: P would be 0/0
+
+
+def test_jar_printed_example():
+    # specification 4.1 example P1: the jar printed score 0.31077234999023545
+    s = [12, 6, 6, 3, 0, 0, 3, 3, 1, 1, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 4, 6, 6]
+    assert stats.score_one(s) == 0.31077234999023545
+
+
+def test_corpus_sums_skip_chunks_of_whole_single_chunk_segments():
+    rows = np.array([IDENTICAL, CROSSED])
+    total = stats.summed(rows)
+    assert total[20] == 2  # IDENTICAL adds no chunk
+    assert total.tolist()[:4] == [4, 4, 1, 1]
+    # P = R = 1, frag = 2 / ((4 + 4) / 2) = 0.5, pen = 0.6 * 0.5 ** 0.2
+    assert stats.corpus_score(total) == (1 - 0.6 * 0.5**0.2) * 1.0
+
+
+def test_segment_scores_vectorised_equals_rows():
+    rows = np.array([IDENTICAL, CROSSED, _row(c0=1, c1=1)])
+    assert stats.segment_scores(rows).tolist() == [1.0, 0.4, 0.0]
+
+
+# -- data and cache ----------------------------------------------------------------------------
+
+
+def test_locate_finds_the_installed_files():
+    src = data.locate()
+    assert src.jar.name == "meteor-1.5.jar" and src.paraphrase.name == "paraphrase-en.gz"
+
+
+def test_jar_words(prefixes):
+    words = data.read_jar_text(JAR, "function/english.words").split("\n")
+    assert len([w for w in words if w]) == 93
+
+
+def test_missing_member_and_damaged_jar(tmp_path):
+    with pytest.raises(data.MeteorDataError, match="has no nothing/here"):
+        data.read_jar_text(JAR, "nothing/here")
+    bad = tmp_path / "meteor-1.5.jar"
+    bad.write_bytes(JAR.read_bytes()[:1000])
+    with pytest.raises(data.MeteorDataError, match=r"damaged or truncated.*pip install"):
+        data.read_jar_text(bad, "function/english.words")
+
+
+TABLE = [("0.5", "big", "large"), ("0.25", "a man", "a guy"), ("0.125", "large", "big")]
+
+
+def _small_sources(tmp_path, records=TABLE):
+    folder = tmp_path / "meteor"
+    (folder / "data").mkdir(parents=True)
+    shutil.copy(JAR, folder / "meteor-1.5.jar")
+    text = "".join(f"{p}\n{a}\n{b}\n" for p, a, b in records)
+    with gzip.open(folder / "data" / "paraphrase-en.gz", "wt") as f:
+        f.write(text)
+    return data.Sources(folder / "meteor-1.5.jar", folder / "data" / "paraphrase-en.gz")
+
+
+def test_cache_build_load_and_rebuild(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+    src = _small_sources(tmp_path)
+    sums = src.checksums()
+    built = cache.load_or_build(src, sums)
+    path = cache.cache_path(sums)
+    assert path.parent == tmp_path / "cache" and path.is_file()
+    warm = cache.load_or_build(src, sums)
+    assert all(np.array_equal(built[k], warm[k]) for k in built)
+    capsys.readouterr()
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])  # truncated
+    again = cache.load_or_build(src, sums)
+    assert "unusable" in capsys.readouterr().err
+    assert np.array_equal(again["phrase_hash"], built["phrase_hash"])
+
+
+def test_cache_rejects_tampered_arrays(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+    src = _small_sources(tmp_path)
+    sums = src.checksums()
+    arrays = cache.load_or_build(src, sums)
+    arrays = dict(arrays)
+    arrays["fwd_partner"] = arrays["fwd_partner"][::-1].copy()  # same shape, other contents
+    np.savez(cache.cache_path(sums), **arrays)
+    capsys.readouterr()
+    cache.load_or_build(src, sums)
+    assert "checksum does not match" in capsys.readouterr().err
+
+
+def test_cache_location_follows_xdg(tmp_path, monkeypatch):
+    monkeypatch.delenv("SPARSECIDER_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_dir() == tmp_path / "sparsecider"
+
+
+def test_truncated_paraphrase_table_names_the_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+    src = _small_sources(tmp_path, TABLE * 2000)
+    src.paraphrase.write_bytes(src.paraphrase.read_bytes()[:200])
+    with pytest.raises(
+        data.MeteorDataError, match=r"paraphrase-en\.gz is damaged or truncated.*meteor"
+    ):
+        cache.load_or_build(src, src.checksums())
+
+
+def test_paraphrase_index_finds_phrases(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+    src = _small_sources(tmp_path)
+    index = ParaphraseIndex(cache.load_or_build(src, src.checksums()))
+    tokens = "a man is big and a guy".split()
+    ids = index.word_ids(tokens)
+    starts, lengths, pids = index.find(ids, np.full(ids.size, ids.size))
+    found = {" ".join(tokens[s : s + n]) for s, n in zip(starts, lengths, strict=True)}
+    assert found == {"a man", "big", "a guy"}  # "man" alone and "a" alone are not phrases
+    big = pids[
+        [" ".join(tokens[s : s + n]) == "big" for s, n in zip(starts, lengths, strict=True)]
+    ][0]
+    assert len(index.partners(int(big))) == 1
+
+
+def test_cache_file_is_plain_npz(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+    src = _small_sources(tmp_path)
+    sums = src.checksums()
+    cache.load_or_build(src, sums)
+    with zipfile.ZipFile(cache.cache_path(sums)) as z:
+        assert all(n.endswith(".npy") for n in z.namelist())
+    np.load(cache.cache_path(sums), allow_pickle=False)["phrase_rows"]
