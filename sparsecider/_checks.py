@@ -18,11 +18,15 @@ import numpy as np
 __all__ = [
     "MAX_N",
     "SIGMA_RANGE",
+    "CaptionError",
     "caption_list",
     "check_bool",
     "check_int",
+    "check_int64_ids",
     "check_real",
+    "check_token_lists",
     "describe_keys",
+    "id_kind_mismatch",
     "int_array",
     "is_sequence",
     "type_name",
@@ -136,6 +140,68 @@ def _read_array(value: object) -> np.ndarray:
         return np.asarray(value)
 
 
+class CaptionError(ValueError):
+    """A caption a tokenizer cannot read, at ``index`` of the list it was given.
+
+    The message names it ``captions[index]`` until an entry point that knows
+    where the list came from names it as the user gave it
+    (``candidates[391895]``, ``references[391895][2]``: ``where``).
+    """
+
+    def __init__(self, index: int, problem: str, where: str | None = None) -> None:
+        self.index, self.problem = index, problem
+        super().__init__(f"{where or f'captions[{index}]'} {problem}")
+
+
+def id_kind_mismatch(a: Sequence, b: Sequence, a_name: str, b_name: str) -> str:
+    """The sentence saying that one side's ids are strings and the other's
+    integers (a JSON file's ``"391895"`` against ``391895``), or ``""``.
+
+    Examples
+    --------
+    >>> id_kind_mismatch(["1", "2"], [1, 2], "candidates", "references")
+    "the image ids of candidates are strings (e.g. '1') while those of references are ..."
+    >>> id_kind_mismatch([1], [2], "candidates", "references")
+    ''
+    """
+
+    def kind(ids: Sequence) -> str | None:
+        if ids and all(isinstance(i, str) for i in ids):
+            return "strings"
+        if ids and all(isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in ids):
+            return "integers"
+        return None
+
+    ka, kb = kind(list(a)), kind(list(b))
+    if ka is None or kb is None or ka == kb:
+        return ""
+    return (
+        f"the image ids of {a_name} are {ka} (e.g. {next(iter(a))!r}) while those of {b_name} "
+        f"are {kb} (e.g. {next(iter(b))!r}): no id can match; give both the same kind "
+        "(int(id) for ids read as text, or str(id))"
+    )
+
+
+def check_int64_ids(ids: list, where: str) -> None:
+    """Refuse Python integer image ids that int64 cannot hold (``where``: a format
+    string naming one by its position ``i`` and value ``v``, ``"ids[{i}] = {v}"``).
+
+    Examples
+    --------
+    >>> check_int64_ids([7, 2**63], "ids[{i}] = {v}")
+    Traceback (most recent call last):
+    ...
+    ValueError: ids[1] = 9223372036854775808 does not fit in 64 bits: integer image ids ...
+    """
+    low, high = -(2**63), 2**63 - 1
+    for i, v in enumerate(ids):
+        if not low <= v <= high:
+            raise ValueError(
+                f"{where.format(i=i, v=v)} does not fit in 64 bits: integer image ids must lie "
+                "in -2**63 .. 2**63 - 1 (they travel in int64 arrays); pass larger ids as strings"
+            )
+
+
 def int_array(value: object, where: str, ndim: int) -> np.ndarray:
     """``value`` as an int64 array of ``ndim`` dimensions (token ids, indices).
 
@@ -152,6 +218,17 @@ def int_array(value: object, where: str, ndim: int) -> np.ndarray:
     ...
     TypeError: image_index must hold integer token ids, got dtype float64
     """
+    if isinstance(value, np.ma.MaskedArray):
+        # np.asarray drops the mask: the hidden entries would be read as ids
+        hidden = int(np.ma.count_masked(value))
+        if hidden:
+            raise ValueError(
+                f"{where} is a numpy masked array with {hidden} masked "
+                f"entr{'y' if hidden == 1 else 'ies'}: its mask would be ignored; fill them "
+                f"with the end or padding id ({where.split('[')[0]}.filled(eos)), or pass "
+                ".data if the mask means nothing"
+            )
+        value = value.data
     try:
         arr = _read_array(value)
     except Exception as err:  # objects whose __array__ fails (a GPU tensor, ...)
@@ -198,3 +275,38 @@ def caption_list(value: object, name: str) -> list[str]:
         if not isinstance(item, str):
             raise TypeError(f"{name}[{i}] must be a string, got {type_name(item)}")
     return out
+
+
+#: Images looked at by :func:`check_token_lists` (evenly spaced).
+TOKEN_LIST_SAMPLE = 64
+
+
+def check_token_lists(cand_lists: list, ref_lists: list, ids: tuple | None) -> None:
+    """Refuse candidates that are almost certainly one caption's tokens given as a list.
+
+    A list is an image's candidates.  When every image's list looked at holds
+    single words only, one at least holds several, and most references looked
+    at are sentences, the lists are tokenized captions: each token would be
+    scored as a candidate (a plausible, wrong, number).  Several whole
+    captions per image, or words against words, pass.
+    """
+    step = max(len(cand_lists) // TOKEN_LIST_SAMPLE, 1)
+    looked_at = range(0, len(cand_lists), step)
+    if all(isinstance(cand_lists[i], str) for i in looked_at):
+        return  # one caption per image (the lists of candidate_list are lists)
+    several = [i for i in looked_at if len(cand_lists[i]) > 1]
+    if not several or any(len(c.split()) != 1 for i in looked_at for c in cand_lists[i]):
+        return
+    refs = [r for i in looked_at for r in ref_lists[i]]
+    if 2 * sum(len(r.split()) > 1 for r in refs) <= len(refs):
+        return
+    i = several[0]
+    tokens = cand_lists[i]
+    shown = ", ".join(map(repr, tokens[:5])) + (", ..." if len(tokens) > 5 else "")
+    raise ValueError(
+        f"candidates[{i if ids is None else repr(ids[i])}] is a list of {len(tokens)} single "
+        f"words ({shown}), as is every image's list looked at, while the references are "
+        "sentences: a list holds an image's candidates, so each word would be scored as a "
+        "caption; give each caption as one string (' '.join(tokens)); several candidates "
+        "per image are whole captions"
+    )

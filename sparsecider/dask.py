@@ -305,9 +305,9 @@ def _run(records, *, n, sigma, df, tokenizer, scale, split_every, plain=False) -
     n_cands = [c for _, counts, *_ in scored for c in counts]
     n_images = len(ids)
     candidates = [c for *_, (cands, _) in scored for c in cands]
-    check_id_strings(candidates, options.df)
-    warn_small_corpus(n_images, options.df, stacklevel=5)
     references = [r for *_, (_, refs) in scored for r in refs]
+    check_id_strings(candidates, options.df, references)
+    warn_small_corpus(n_images, options.df, stacklevel=5)
     advise(candidates, references, options.tokenizer, options.df, stacklevel=3)
     return CiderResult.from_per_order(
         np.concatenate([values for _, _, values, *_ in scored if values is not None]),

@@ -103,6 +103,11 @@ def write_examples(directory: str | os.PathLike) -> list[Path]:
     ------
     FileExistsError
         One of the files exists already; it names them.
+    NotADirectoryError
+        ``directory`` is a file.
+    ValueError
+        ``directory`` is empty (an unset shell variable): the working folder
+        is written to only when named, as ``"."``.
 
     Examples
     --------
@@ -111,7 +116,17 @@ def write_examples(directory: str | os.PathLike) -> list[Path]:
     ...     [p.name for p in write_examples(tmp)][:2]
     ['captions_val2014_demo.json', 'captions_val2014_fakecap_results.json']
     """
+    if not str(directory).strip():
+        raise ValueError(
+            "the folder to write the example files to is empty (an unset variable, such as "
+            '"$DIR"?); name it, or "." for the working folder'
+        )
     folder = Path(directory)
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(
+            f"{folder} is a file, not a folder: give a folder to write the example files to "
+            "(it is created if needed)"
+        )
     paths = [folder / name for name in EXAMPLE_FILES]
     existing = [p.name for p in paths if p.exists()]
     if existing:

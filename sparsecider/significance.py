@@ -210,6 +210,13 @@ def _weights(weights: object, n: int) -> np.ndarray:
     counts = np.asarray(weights, dtype=np.float64)
     if counts.shape != (n,) or not (np.isfinite(counts).all() and (counts >= 1).all()):
         raise ValueError(f"weights must hold one count >= 1 per image ({n}), got {weights!r:.60}")
+    fractional = counts != np.floor(counts)
+    if fractional.any():
+        at = int(np.flatnonzero(fractional)[0])
+        raise ValueError(
+            f"weights[{at}] = {counts[at].item()!r} is not a whole number: weights are counts (the "
+            "candidates of each image, CiderResult.image_index's bincount), not fractions"
+        )
     return counts
 
 

@@ -372,7 +372,7 @@ def _score_stream(
                 if not per_order:  # what the captions say, from the first chunk
                     looked_at.append(sample([c for r in chunk.records for c in r.candidates]))
                     looked_at.append(sample([c for r in chunk.records for c in r.references]))
-                    check_id_strings(looked_at[0], options.df)
+                    check_id_strings(looked_at[0], options.df, looked_at[1])
                 per_order.append(values)
                 empty += chunk_empty
                 ids.extend(rec.id for rec in chunk.records)

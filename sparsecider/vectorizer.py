@@ -14,11 +14,12 @@ from ._checks import caption_list, check_real
 from ._kernels.hashing import ngram_keys
 from ._kernels.weights import idf
 from .core import reduce
+from .core.advice import check_id_strings
 from .core.corpus import Corpus, as_corpus, documents
 from .core.engine import statistics
 from .core.frequencies import DocumentFrequencies
 from .core.result import CiderResult
-from .core.validate import Options, check_df, check_options
+from .core.validate import Options, check_df, check_options, warn_tokenizer_mismatch
 from .metrics.cider import score_corpus
 from .tokenizers import TokenizerLike, tokenize
 
@@ -181,7 +182,10 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         options = self._check_params()
         df = None if self.df is None else check_df(self.df, options.n)
         if df is not None:
+            if X is not None:  # the table's kind against X, as every entry point checks it
+                check_id_strings((), df, [c for doc in documents(X) for c in doc])
             self.df_ = df
+            warn_tokenizer_mismatch(df, options.tokenizer.name, stacklevel=3)
         else:
             self.df_ = DocumentFrequencies.from_references(
                 documents(X), n=options.n, tokenizer=options.tokenizer
@@ -229,6 +233,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         check_is_fitted(self, "df_")
         options = self._check_params()
         captions = caption_list(X, "X")
+        check_id_strings(captions, self.df_)
         tokens = tokenize(captions, options.tokenizer)
         blocks = []
         for k, (keys, indptr) in enumerate(ngram_keys(tokens.hashes, tokens.lengths, options.n)):
@@ -240,6 +245,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             block.sum_duplicates()  # repeated n-grams (and hash collisions) add up
             blocks.append(block)
         out = sp.hstack(blocks, format="csr").astype(self.dtype)
+        warn_tokenizer_mismatch(self.df_, options.tokenizer.name, stacklevel=3)
         return _sparse_interface(out)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
@@ -387,6 +393,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         options = self._check_params()
         a, b = caption_list(captions_a, "captions_a"), caption_list(captions_b, "captions_b")
         scale = check_real("scale", scale)
+        check_id_strings(a, options.df, b)
         if not a or not b:
             return np.zeros((len(a), len(b)))
         # one image whose candidates are a and whose references are b: the
@@ -402,6 +409,7 @@ class CiderVectorizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
             corpus, n=options.n, clip=options.clip, tokenizer=options.tokenizer, df=options.df
         )
         values = reduce.pair_values(stats, options.sigma).sum(axis=0)
+        warn_tokenizer_mismatch(options.df, options.tokenizer.name, stacklevel=3)
         return (values * (scale / options.n)).reshape(len(a), len(b))
 
 

@@ -573,7 +573,9 @@ def test_cli_table_and_text_formats(cli_files, capsys):
     assert out.splitlines()[0].startswith("BLEU-1 = ") and len(out.splitlines()) == 4
     _, out, _ = _cli(capsys, "score", "-r", refs, "-c", cands, "--metric", "bleu,cider",
                      "--format", "tsv")  # fmt: skip
-    assert out.splitlines()[0] == "candidates\tmetric\tscore\tn_images\tempty_candidates\tsignature"
+    assert out.splitlines()[0] == (
+        "candidates\tmetric\tscore\tn_images\tunscored_reference_images\tempty_candidates\tsignature"
+    )
     assert out.splitlines()[-1].split("\t")[1] == "CIDEr"
 
 

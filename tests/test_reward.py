@@ -418,5 +418,6 @@ def test_the_scorer_refuses_frequencies_of_the_wrong_kind():
                                          r"ids\(eos=0\)"):  # fmt: skip
         RewardScorer(train, df=with_eos, eos=0)
     ids = DocumentFrequencies.from_id_references(train, eos=0)
-    with pytest.raises(ValueError, match=r"but the captions hold words \(e.g. 'a dog'\)"):
+    # the references are what is checked at build time, and named so (issue 35)
+    with pytest.raises(ValueError, match=r"but the references hold words \(e.g. 'a dog'\)"):
         RewardScorer.from_texts([["a dog"], ["a cat"]], df=ids)

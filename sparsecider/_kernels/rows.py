@@ -9,18 +9,73 @@ of a few dozen words sort in a few microseconds).  The sentinel is the
 largest uint64, so after the sort a row's first ``max(length - k + 1, 0)``
 entries are exactly its own keys, in order, even if a key equals the
 sentinel.
+
+The padded matrix costs rows x longest caption: one 400,000-word caption
+among 300 would need 3.6 GiB.  :func:`caption_ngrams` therefore pads only
+when padding at most :data:`PAD_FACTOR` times the tokens; otherwise it sorts
+the flat n-grams (:func:`flat_ngrams`, the same entries in the same order),
+so memory and time stay linear in the tokens.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .hashing import next_order_keys
+from .hashing import next_order_keys, ngram_keys
 from .tokens import Tokens
 
-__all__ = ["SENTINEL", "padded_hashes", "row_ngrams"]
+__all__ = ["PAD_FACTOR", "SENTINEL", "caption_ngrams", "flat_ngrams", "padded_hashes", "row_ngrams"]
 
 SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+#: Pad the rows when the padded matrix holds at most this many cells per
+#: token (plus a few per row): a batch of similar captions pads about 2x
+#: and sorts fastest padded; a very long caption among short ones sorts flat.
+PAD_FACTOR = 8
+
+
+def caption_ngrams(tokens: Tokens, n: int):
+    """:func:`row_ngrams` of the captions, padded or flat, whichever stays linear.
+
+    Examples
+    --------
+    >>> t = Tokens(np.array([1, 2, 1, 2, 5], np.uint64), np.array([4, 0, 1]))
+    >>> a, b = row_ngrams(padded_hashes(t), t.lengths, 2), flat_ngrams(t, 2)
+    >>> all((x == y).all() for x, y in zip(a, b, strict=True)), caption_ngrams(t, 2)[2].tolist()
+    (True, [2, 2, 1, 2, 1])
+    """
+    lengths = tokens.lengths
+    width = max(int(lengths.max(initial=0)), 1)
+    if lengths.shape[0] * width <= PAD_FACTOR * (tokens.hashes.shape[0] + 4 * lengths.shape[0]):
+        return row_ngrams(padded_hashes(tokens), lengths, n)
+    return flat_ngrams(tokens, n)
+
+
+def flat_ngrams(tokens: Tokens, n: int):
+    """:func:`row_ngrams`'s output (same entries, same order) from the unpadded tokens.
+
+    Cost: the k-gram keys of :func:`sparsecider._kernels.hashing.ngram_keys`
+    and one sort of them by (order and row, key): O(N log N) in the n-grams
+    N, with nothing proportional to rows x longest caption.
+    """
+    lengths = tokens.lengths
+    n_rows = lengths.shape[0]
+    keys, groups = [], []
+    for k, (order_keys, indptr) in enumerate(ngram_keys(tokens.hashes, lengths, n)):
+        keys.append(order_keys)
+        groups.append(np.repeat(np.arange(k * n_rows, (k + 1) * n_rows), np.diff(indptr)))
+    keys, group = np.concatenate(keys), np.concatenate(groups)
+    # groups run in increasing order already: a stable sort by key, then by group
+    by_key = np.argsort(keys, kind="stable")
+    order = by_key[np.argsort(group[by_key], kind="stable")]
+    values, group = keys[order], group[order]
+    new = np.empty(values.shape[0], dtype=bool)
+    new[:1] = True
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    new[1:] |= group[1:] != group[:-1]
+    starts = np.flatnonzero(new)
+    counts = np.diff(starts, append=values.shape[0])
+    return np.take(values, starts), np.take(group, starts), counts
 
 
 def padded_hashes(tokens: Tokens) -> np.ndarray:

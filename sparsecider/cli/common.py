@@ -111,8 +111,14 @@ def text_line(entry: dict, prefix: str = "") -> str:
 
 def report_notes(entry: dict) -> list[str]:
     """What a one-line report must not hide: empty candidates, the unit of the
-    mean, images without a score."""
+    mean, images without a score, reference images without a candidate."""
     notes = []
+    if entry.get("unscored_reference_images"):  # a truncated results file changes the score
+        k = entry["unscored_reference_images"]
+        notes.append(
+            f"{k} reference image{' has' if k == 1 else 's have'} no candidate: the mean is over "
+            f"the {entry['n_images']} images of the results"
+        )
     if entry.get("images_without_score"):
         k, n = entry["images_without_score"], entry["n_images"]
         if k == n:

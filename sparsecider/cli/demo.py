@@ -39,7 +39,7 @@ def run_demo(args) -> int:
         return score_demo(args.format)
     try:
         paths = write_examples(args.write)
-    except FileExistsError as err:
+    except (FileExistsError, NotADirectoryError, ValueError) as err:
         raise UsageError(str(err)) from None
     for path in paths:
         print(f"{path}: {EXAMPLE_FILES[path.name]}")

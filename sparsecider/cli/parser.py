@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from .._checks import SIGMA_RANGE
+from .._checks import MAX_N, SIGMA_RANGE
 from .._version import __version__
 from ..io.captions import FORMATS
 from ..io.named import NAMED
@@ -35,6 +35,14 @@ def _positive_int(text: str) -> int:
     value = _parsed(text, int, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _order(text: str) -> int:
+    """``--n``: the API's range of n-gram orders, checked before any file is read."""
+    value = _positive_int(text)
+    if value > MAX_N:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_N}, got {value}")
     return value
 
 
@@ -102,7 +110,7 @@ def _common(parser: argparse.ArgumentParser, *, df: str = _DF_HELP) -> None:
                         help=_TOKENIZER_HELP)  # fmt: skip
     parser.add_argument("--df", default="corpus", metavar="corpus|NAME|FILE",
                         help=df.format(names=", ".join(NAMED)))  # fmt: skip
-    parser.add_argument("--n", type=_positive_int, default=4, metavar="N", help=_N_HELP)
+    parser.add_argument("--n", type=_order, default=4, metavar="N", help=_N_HELP)
     parser.add_argument("--n-jobs", type=int, default=-1, metavar="J", help=_N_JOBS_HELP)
 
 
@@ -256,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "aligned, one reference per line)")  # fmt: skip
     fit.add_argument("-o", "--output", required=True, metavar="OUT",
                      help="the file to write (e.g. coco-train.df.npz)")  # fmt: skip
-    fit.add_argument("--n", type=_positive_int, default=4, metavar="N", help=_N_HELP)
+    fit.add_argument("--n", type=_order, default=4, metavar="N", help=_N_HELP)
     fit.add_argument("--tokenizer", choices=REGISTERED, default="ptb", metavar="NAME",
                      help=_TOKENIZER_HELP + "; score with the same one")  # fmt: skip
     fit.add_argument("--input-format", choices=FORMATS, default="auto",

@@ -124,12 +124,13 @@ def run_score(args) -> int:
             )
     elif args.format == "tsv":
         columns = ["candidates", "metric", "score", "ci_low", "ci_high", "n_images",
-                   "empty_candidates", "signature"]  # fmt: skip
+                   "unscored_reference_images", "empty_candidates", "signature"]  # fmt: skip
         rows = []
         for e in entries:
             ci = e.get("ci", {"low": "", "high": ""})
             rows.append([e["candidates"], e["metric"], e["score"], ci["low"], ci["high"],
-                         e["n_images"], e.get("empty_candidates", ""), e["signature"]])  # fmt: skip
+                         e["n_images"], e["unscored_reference_images"],
+                         e.get("empty_candidates", ""), e["signature"]])  # fmt: skip
         print_tsv(columns, rows, out)
     else:
         print_json(entries, references, read_refs_s, out, paired=paired)

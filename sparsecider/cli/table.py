@@ -114,12 +114,13 @@ def run_table(args) -> int:
                 print(f"{prefix}note: {note}", file=out)
     elif args.format == "tsv":
         rows = [
-            [e["candidates"], name, value, e["n_images"], e["empty_candidates"],
-             _signature_of(e, name)]
+            [e["candidates"], name, value, e["n_images"], e["unscored_reference_images"],
+             e["empty_candidates"], _signature_of(e, name)]
             for e in entries
             for name, value in e["scores"].items()
         ]  # fmt: skip
-        columns = ["candidates", "metric", "score", "n_images", "empty_candidates", "signature"]
+        columns = ["candidates", "metric", "score", "n_images", "unscored_reference_images",
+                   "empty_candidates", "signature"]  # fmt: skip
         print_tsv(columns, rows, out)
     else:
         print_json(entries, references, read_refs_s, out)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._checks import describe_keys
+from .._checks import describe_keys, id_kind_mismatch
 from ..core.corpus import check_references
 from ..core.frequencies import DocumentFrequencies
 from ..core.validate import check_df
@@ -39,8 +39,9 @@ def candidate_captions(gts: object, res: object) -> dict:
     if gts.keys() != res.keys():
         only_g = [k for k in gts if k not in res]
         only_r = [k for k in res if k not in gts]
+        kinds = id_kind_mismatch(list(res), list(gts), "res", "gts")
         raise ValueError(
-            "gts and res must have the same image ids; "
+            (kinds + "; " if kinds else "") + "gts and res must have the same image ids; "
             f"only in gts: {describe_keys(only_g)}; only in res: {describe_keys(only_r)}"
         )
     return {k: one_caption(res[k], f"res[{k!r}]") for k in gts}

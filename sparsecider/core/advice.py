@@ -6,8 +6,11 @@ like a right one.  The checks here look at a few captions (at most
 :data:`SAMPLE` per side, evenly spaced, so their cost does not grow with the
 corpus) and speak up:
 
-- :func:`check_id_strings` (an error, before any work): frequencies of token
-  ids used on captions need the captions to be space-joined decimal ids;
+- :func:`check_id_strings` (an error, before any work): the kind of the
+  document frequencies (words or token ids) must be that of the captions,
+  candidates and references alike: a table of ids needs space-joined
+  decimal ids, and a table of words refuses captions that are all such ids
+  (self-critical code moved over with a table of words);
 - :func:`advise` (warnings, once the scores exist, so that no warning comes
   before an error): Chinese or Japanese written without spaces under a
   tokenizer that splits only at spaces and punctuation; captions that are
@@ -24,10 +27,12 @@ import re
 import warnings
 from collections.abc import Sequence
 
-from ..tokenizers import Tokenizer, ptb_tokenize
+import numpy as np
+
+from ..tokenizers import Tokenizer, ptb_tokenize, tokenize
 from ..tokenizers.ids import counts_ids
 from .frequencies import DocumentFrequencies
-from .validate import SmallCorpusWarning, TokenizerWarning
+from .validate import SmallCorpusWarning, TokenizerWarning, warn_tokenizer_mismatch
 
 __all__ = [
     "SAMPLE",
@@ -89,14 +94,26 @@ def _shown(text: str, width: int = 40) -> str:
     return repr(text if len(text) <= width else text[: width - 3] + "...")
 
 
-def check_id_strings(captions: Sequence[str], df: DocumentFrequencies | None) -> None:
-    """Frequencies of token ids scored on captions: the captions must be
-    space-joined decimal ids (the strings of self-critical training code).
+def check_id_strings(
+    captions: Sequence[str], df: DocumentFrequencies | None, references: Sequence[str] = ()
+) -> None:
+    """The table-kind rule for captions, the same at every entry point.
+
+    - ``df`` counts token ids: every caption looked at, candidate or
+      reference, must be space-joined decimal ids (the strings of
+      self-critical training code);
+    - ``df`` counts words: the captions looked at must not all be such ids
+      (with at least one id among them): token ids written as text are not
+      the table's words, and their score would mean nothing.
+
+    ``captions`` are the candidates; ``references`` the references, flat.
+    At most ``4 * SAMPLE`` of each are looked at.
 
     Raises
     ------
     ValueError
-        Naming a caption that holds anything else, and the fix.
+        Naming a caption of the wrong kind (and whether it is a candidate or
+        a reference), and the fix.
 
     Examples
     --------
@@ -107,17 +124,62 @@ def check_id_strings(captions: Sequence[str], df: DocumentFrequencies | None) ->
     Traceback (most recent call last):
     ...
     ValueError: df=precomputed(...) counts token ids (ids(eos=0)), but the captions hold words ...
+    >>> check_id_strings(["4 5 6"], DocumentFrequencies.named("coco-val2014"), ["4 5"])
+    Traceback (most recent call last):
+    ...
+    ValueError: df=coco-val2014(n_images=40504) counts words (tokenizer 'ptb'), but every ...
     """
-    if df is None or not counts_ids(df.tokenizer):
+    if df is None:
         return
-    for caption in sample(captions, 4 * SAMPLE):
-        if not _DECIMAL_IDS.fullmatch(caption):
-            raise ValueError(
-                f"df={df.describe()} counts token ids ({df.tokenizer}), but the captions hold "
-                f"words (e.g. {_shown(caption)}); score words with frequencies fitted on words "
-                "(DocumentFrequencies.from_references, df='coco-val2014'), or pass token ids "
-                "(cider_d_ids, or the ids as space-joined decimal strings)"
-            )
+    looked_at = {
+        "captions": sample(captions, 4 * SAMPLE),
+        "references": sample(references, 4 * SAMPLE),
+    }
+    if counts_ids(df.tokenizer):
+        for side, some in looked_at.items():
+            for caption in some:
+                if not _DECIMAL_IDS.fullmatch(caption):
+                    raise ValueError(
+                        f"df={df.describe()} counts token ids ({df.tokenizer}), but the {side} "
+                        f"hold words (e.g. {_shown(caption)}); score words with frequencies "
+                        "fitted on words (DocumentFrequencies.from_references, "
+                        "df='coco-val2014'), or pass token ids (cider_d_ids, or the ids as "
+                        "space-joined decimal strings)"
+                    )
+        return
+    every = looked_at["captions"] + looked_at["references"]
+    if (
+        any(not c.isspace() and c for c in every)
+        and all(map(_DECIMAL_IDS.fullmatch, every))
+        and not _words_are_numbers(df)
+    ):
+        example = next(c for c in every if c and not c.isspace())
+        raise ValueError(
+            f"df={df.describe()} counts words (tokenizer {df.tokenizer!r}), but every caption "
+            f"looked at ({len(every)}, candidates and references) is token ids written as "
+            f"text (e.g. {_shown(example)}): ids are not the table's words, so the score "
+            "would mean nothing; for ids use frequencies of ids (df='corpus', or "
+            "DocumentFrequencies.from_id_references on the training references; cider_d_ids "
+            "takes the id arrays), or decode the ids to words first"
+        )
+
+
+#: Decimal strings looked up by :func:`_words_are_numbers`.
+_PROBE = 2000
+
+
+def _words_are_numbers(df: DocumentFrequencies) -> bool:
+    """Whether a table of words was fitted on id strings (its words are numbers).
+
+    Such a table (``DocumentFrequencies.from_references`` on space-joined
+    ids) holds most of "0" .. "1999" among its words, or most of its words
+    are among them; a table of real words holds a few dozen numbers
+    (coco-val2014: 35 of 2,000, among 10,000 words).  Looked at only when
+    every caption is ids, so it costs nothing on the usual path.
+    """
+    probe = tokenize([" ".join(map(str, range(_PROBE)))], "whitespace").hashes
+    found = int(np.count_nonzero(df.lookup(probe, 1)))
+    return 2 * found >= min(df.keys(1).shape[0], _PROBE)
 
 
 def advise(
@@ -145,6 +207,8 @@ def advise(
     looked_at = sample(candidates) + sample(references)
     name = tokenizer.name
     level = stacklevel + 2
+    if df is not None:
+        warn_tokenizer_mismatch(df, name, stacklevel=level + 1)
     if name in _SPACE_SPLITTING:
         unspaced = unspaced_cjk(looked_at)
         if 2 * len(unspaced) >= len(looked_at) > 0:

@@ -13,14 +13,23 @@ Integer-id inputs (:func:`sparsecider.cider_d_ids`) are checked by
 
 from __future__ import annotations
 
+import contextlib
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
 
-from .._checks import describe_keys, int_array, is_sequence, type_name
+from .._checks import (
+    CaptionError,
+    check_token_lists,
+    describe_keys,
+    id_kind_mismatch,
+    int_array,
+    is_sequence,
+    type_name,
+)
 
 __all__ = [
     "Corpus",
@@ -65,6 +74,39 @@ class Corpus:
     @property
     def n_images(self) -> int:
         return int(self.reference_offsets.shape[0] - 1)
+
+    def caption_name(self, side: str, index: int) -> str:
+        """Flat caption ``index`` of ``side`` as the user gave it: ``candidates[k]``
+        (``candidates[k][j]`` when image k has several), ``references[k][j]``.
+
+        Examples
+        --------
+        >>> c = as_corpus({7: ["a dog", "a cat"], 9: "a bus"}, {7: ["x"], 9: ["y", "z"]})
+        >>> c.caption_name("candidates", 1), c.caption_name("candidates", 2)
+        ('candidates[7][1]', 'candidates[9]')
+        >>> c.caption_name("references", 2)
+        'references[9][1]'
+        """
+        if side == "references":
+            offsets = self.reference_offsets
+            image = int(np.searchsorted(offsets, index, side="right")) - 1
+            j = index - int(offsets[image])
+        else:
+            image = int(self.candidate_image[index])
+            first, stop = np.searchsorted(self.candidate_image, [image, image + 1]).tolist()
+            j = None if stop - first == 1 else index - first
+        key = image if self.ids is None else repr(self.ids[image])
+        return f"{side}[{key}]" + ("" if j is None else f"[{j}]")
+
+    @contextlib.contextmanager
+    def naming(self, side: str, start: int = 0) -> Iterator[None]:
+        """Name a caption a tokenizer cannot read (:class:`CaptionError`) as the user
+        gave it, for the tokenization of ``side``'s captions from ``start`` on."""
+        try:
+            yield
+        except CaptionError as err:
+            at = err.index + start
+            raise CaptionError(at, err.problem, self.caption_name(side, at)) from None
 
 
 def _same(x: object, y: object) -> bool:
@@ -217,8 +259,11 @@ def _reorder_references(ref_lists: list, ref_ids: Sequence, cand_keys: list) -> 
             parts.append(f"{len(only_c)} id(s) only in candidates: {describe_keys(only_c)}")
         if only_r:
             parts.append(f"{len(only_r)} id(s) only in references: {describe_keys(only_r)}")
+        kinds = id_kind_mismatch(cand_keys, ref_ids, "candidates", "references")
         raise ValueError(
-            "candidates and references must have the same image ids; " + "; ".join(parts)
+            (kinds + "; " if kinds else "")
+            + "candidates and references must have the same image ids; "
+            + "; ".join(parts)
         )
     # output follows the candidates' order; references are looked up by id
     position = {k: i for i, k in enumerate(ref_ids)}
@@ -282,7 +327,7 @@ def as_corpus(candidates: object, references: object) -> Corpus:
             cand_lists = [candidate_list(c, f"candidates[{i}]") for i, c in enumerate(cand_seq)]
     if not ref_lists:
         raise ValueError("there are no images to score: candidates and references are empty")
-
+    check_token_lists(cand_lists, ref_lists, ids)
     return flatten(cand_lists, ref_lists, ids)
 
 

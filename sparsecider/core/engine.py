@@ -238,7 +238,8 @@ def statistics(
         return _statistics_in_shards(
             corpus, bounds, n=n, clip=clip, tokenizer=tokenizer, df=df, progress=progress
         )
-    ref_tokens = tokenizer.split(corpus.references)
+    with corpus.naming("references"):
+        ref_tokens = tokenizer.split(corpus.references)
     if df is None and ref_tokens.hashes.shape[0] == 0:
         raise no_reference_words()
     # candidates that are the references themselves (Self-CIDEr, consensus
@@ -247,7 +248,8 @@ def statistics(
     if corpus.candidates is corpus.references:
         cand_tokens = ref_tokens
     else:
-        cand_tokens = tokenizer.split(corpus.candidates)
+        with corpus.naming("candidates"):
+            cand_tokens = tokenizer.split(corpus.candidates)
     if progress is not None:
         progress.step()
     return token_statistics(

@@ -83,13 +83,16 @@ def shard_tokens(
     r0, r1 = int(offsets[start]), int(offsets[stop])
     c0, c1 = np.searchsorted(corpus.candidate_image, [start, stop]).tolist()
     refs, cands = corpus.references, corpus.candidates
-    ref_tokens = tokenize_slice(refs[r0:r1], tokenizer, (refs[i] for i in range(r1, len(refs))))
+    # a caption the tokenizer cannot read is named from the whole corpus
+    with corpus.naming("references", r0):
+        ref_tokens = tokenize_slice(refs[r0:r1], tokenizer, (refs[i] for i in range(r1, len(refs))))
     if cands is refs and (c0, c1) == (r0, r1):  # the same captions: tokenized once
         cand_tokens = ref_tokens
     else:
-        cand_tokens = tokenize_slice(
-            cands[c0:c1], tokenizer, (cands[i] for i in range(c1, len(cands)))
-        )
+        with corpus.naming("candidates", c0):
+            cand_tokens = tokenize_slice(
+                cands[c0:c1], tokenizer, (cands[i] for i in range(c1, len(cands)))
+            )
     return (
         ref_tokens,
         cand_tokens,

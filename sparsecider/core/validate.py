@@ -165,7 +165,8 @@ def check_df_kind(df: DocumentFrequencies, tokenizer: str, ids: str | None = Non
     as space-joined decimal ids with ``tokenizer="whitespace"`` (the strings
     of self-critical training code; :mod:`sparsecider.core.advice` checks that
     they are such strings).  Words of another tokenizer than the table's
-    get a :class:`TokenizerWarning` (:func:`warn_tokenizer_mismatch`).
+    get a :class:`TokenizerWarning` (:func:`warn_tokenizer_mismatch`), given
+    once the scores exist (:func:`sparsecider.core.advice.advise`).
 
     Raises
     ------
@@ -209,7 +210,8 @@ def check_df_kind(df: DocumentFrequencies, tokenizer: str, ids: str | None = Non
                 "cider_d_ids (space-joined id strings also work, with tokenizer='whitespace')"
             )
         return
-    warn_tokenizer_mismatch(df, tokenizer)
+    # words of another tokenizer than the table's: a warning, given by
+    # core.advice.advise once the scores exist (no warning just before an error)
 
 
 def check_options(
@@ -273,9 +275,12 @@ def check_beta(beta: object) -> float:
 _INTERCHANGEABLE = {"ptb", "whitespace"}
 
 
-def warn_tokenizer_mismatch(df: DocumentFrequencies, tokenizer: str) -> None:
-    """Warn when frequencies fitted on one tokenizer's tokens score another's."""
+def warn_tokenizer_mismatch(df: DocumentFrequencies, tokenizer: str, stacklevel: int = 5) -> None:
+    """Warn when frequencies fitted on one tokenizer's tokens score another's
+    (``stacklevel``: as ``warnings.warn``'s, from this function)."""
     if df.tokenizer == tokenizer or {df.tokenizer, tokenizer} <= _INTERCHANGEABLE:
+        return
+    if counts_ids(df.tokenizer):  # ids as text: check_df_kind's and check_id_strings' rules
         return
     warnings.warn(
         f"the document frequencies ({df.describe()}) were fitted on tokens of "
@@ -283,7 +288,7 @@ def warn_tokenizer_mismatch(df: DocumentFrequencies, tokenizer: str) -> None:
         "n-grams will not match and idf values will be wrong; fit the frequencies with "
         "the same tokenizer",
         TokenizerWarning,
-        stacklevel=5,
+        stacklevel=stacklevel,
     )
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 
-from .._checks import describe_keys
+from .._checks import describe_keys, id_kind_mismatch
 from .coco import annotation_captions, result_rows
 from .model import Captions, caption_or_empty, caption_text, hashable_id, id_of
 from .records import as_record, jsonl_rows, long_number
@@ -338,9 +338,12 @@ def align(
     ref_of = dict(zip(references.ids, references.captions, strict=True))
     missing = [i for i in candidates.ids if i not in ref_of]
     if missing:
+        kinds = id_kind_mismatch(
+            candidates.ids, references.ids, candidates.source, references.source
+        )
         raise CaptionFileError(
             f"{candidates.source}: {len(missing)} image id(s) not in {references.source}: "
-            f"{describe_keys(missing)}"
+            f"{describe_keys(missing)}" + (f"; {kinds}" if kinds else "")
         )
     cand_of = dict(zip(candidates.ids, candidates.captions, strict=True))
     unscored = [i for i in references.ids if i not in cand_of]

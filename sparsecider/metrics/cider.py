@@ -57,7 +57,7 @@ def score_corpus(
     n_images = corpus.n_images
     if signature is None:
         signature = options.signature(n_images)
-    check_id_strings(corpus.candidates, options.df)
+    check_id_strings(corpus.candidates, options.df, corpus.references)
     stats = statistics(
         corpus, n=options.n, clip=options.clip, tokenizer=options.tokenizer, df=options.df,
         n_jobs=n_jobs, progress=progress,

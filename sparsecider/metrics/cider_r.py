@@ -157,7 +157,7 @@ def cider_r(
     jobs = check_n_jobs(n_jobs)
     corpus = as_corpus(candidates, references)
     ref_text = token_text(corpus.references, options.tokenizer)
-    check_id_strings(corpus.candidates, options.df)
+    check_id_strings(corpus.candidates, options.df, corpus.references)
     cand_text = token_text(corpus.candidates, options.tokenizer)
     # the n-grams of the tokens' text split on whitespace: those of the tokenizer
     texts = Corpus(cand_text, corpus.candidate_image, ref_text, corpus.reference_offsets, None)

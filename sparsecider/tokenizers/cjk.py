@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import type_name
+from .._checks import CaptionError, type_name
 from .._kernels.arrays import exclusive_cumsum
 from .._kernels.tokens import Tokens
 from .whitespace import split_whitespace
@@ -174,7 +174,7 @@ def check_encodable(captions: Sequence[str], tokenizer: str) -> None:
     >>> check_encodable(["a dog", "a " + chr(0xDCFF) + " cat"], "mecab")
     Traceback (most recent call last):
     ...
-    ValueError: caption 1 of the 2 tokenized together (...) holds a lone surrogate, U+DCFF at ...
+    sparsecider._checks.CaptionError: captions[1] (...) holds a lone surrogate, U+DCFF at ...
     """
     try:
         "".join(captions).encode("utf-8")
@@ -185,11 +185,12 @@ def check_encodable(captions: Sequence[str], tokenizer: str) -> None:
         try:
             caption.encode("utf-8")
         except UnicodeEncodeError as err:
-            raise ValueError(
-                f"caption {i} of the {len(captions)} tokenized together ({caption[:40]!r}) holds "
-                f"a lone surrogate, U+{ord(caption[err.start]):04X} at character {err.start}, "
-                f"which tokenizer {tokenizer!r} cannot read: remove it, or decode the text with "
-                "errors='replace' instead of 'surrogateescape'"
+            # named captions[i] here; the entry points name it as the user gave it
+            raise CaptionError(
+                i,
+                f"({caption[:40]!r}) holds a lone surrogate, U+{ord(caption[err.start]):04X} at "
+                f"character {err.start}, which tokenizer {tokenizer!r} cannot read: remove it, "
+                "or decode the text with errors='replace' instead of 'surrogateescape'",
             ) from None
 
 

@@ -184,7 +184,7 @@ class CiderAccumulator:
         """
         corpus = as_corpus(candidates, references)
         frequencies = None if self._cider is None else self._cider.df
-        check_id_strings(corpus.candidates, frequencies)  # a table of ids: id strings only
+        check_id_strings(corpus.candidates, frequencies, corpus.references)  # the table's kind
         if (corpus.ids is None) == (ids is None):
             raise ValueError(
                 "give the image ids once: pass candidates and references as dicts keyed by "
@@ -198,14 +198,20 @@ class CiderAccumulator:
         }
         split = self._tokenizer.split
         if self.kind == "tokens":
-            refs, cands = split(corpus.references), split(corpus.candidates)
+            with corpus.naming("references"):
+                refs = split(corpus.references)
+            with corpus.naming("candidates"):
+                cands = split(corpus.candidates)
             part.update(
                 reference_hashes=refs.hashes, reference_lengths=refs.lengths,
                 references_per_image=np.diff(corpus.reference_offsets),
                 candidate_hashes=cands.hashes, candidate_lengths=cands.lengths,
             )  # fmt: skip
         elif self.kind == "values":  # final values: as cider_d's one-thread path
-            refs, cands = split(corpus.references), split(corpus.candidates)
+            with corpus.naming("references"):
+                refs = split(corpus.references)
+            with corpus.naming("candidates"):
+                cands = split(corpus.candidates)
             o = self._cider
             stats = token_statistics(
                 refs, cands, corpus.candidate_image, corpus.reference_offsets,

@@ -139,6 +139,8 @@ def cider_d_ids(
             raise ValueError(
                 f"image_index[{bad}] = {int(image[bad])} is not an image (0..{n_images - 1})"
             )
+    if cand.shape[0] == 0:  # as RewardScorer says it (not a NaN mean of no scores)
+        raise ValueError("candidates is empty: there is nothing to score")
     cand_tokens = id_tokens(*id_sequences(cand, eos=eos, pad=pad, include_eos=include_eos))
     stats = token_statistics(
         ref_tokens, cand_tokens, image, offsets, n=options.n, clip=True, df=options.df

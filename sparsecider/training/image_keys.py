@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._checks import describe_keys, int_array
+from .._checks import check_int64_ids, describe_keys, id_kind_mismatch, int_array
 
 __all__ = ["ImageKeys"]
 
@@ -41,6 +41,7 @@ class ImageKeys:
         if self.keys is None:
             return
         if all(isinstance(k, numbers.Integral) and not isinstance(k, bool) for k in self.keys):
+            check_int64_ids([int(k) for k in self.keys], "references key {v}")
             ints = np.array(self.keys, dtype=np.int64) if self.keys else np.zeros(0, np.int64)
             self._order = np.argsort(ints, kind="stable")
             self._sorted = ints[self._order]
@@ -52,9 +53,10 @@ class ImageKeys:
             known = f"by position 0..{self.n_images - 1}"
         else:
             known = f"by the keys of its references (e.g. {describe_keys(self.keys, 3)})"
+        kinds = id_kind_mismatch([value], self.keys or [0], name, "the scorer's references")
         return ValueError(
             f"{name}[{at}] = {value!r:.60} is not an image of this scorer; it knows "
-            f"{self.n_images} images, {known}"
+            f"{self.n_images} images, {known}" + (f"; {kinds}" if kinds else "")
         )
 
     def positions(self, images: object, name: str = "images") -> np.ndarray:
@@ -69,6 +71,10 @@ class ImageKeys:
                 except (KeyError, TypeError):
                     raise self._unknown(name, i, key) from None
             return out
+        if isinstance(images, Sequence) and not isinstance(images, str) and images:
+            first = images[0]
+            if isinstance(first, str):  # integer images named by strings ("391895")
+                raise self._unknown(name, 0, first)
         wanted = int_array(images, name, 1)
         if self._sorted is None:
             bad = (wanted < 0) | (wanted >= self.n_images)

@@ -40,7 +40,7 @@ from .._kernels.counts import count_columns
 from .._kernels.hashing import ngram_keys
 from .._kernels.lookup import bucket_index, bucket_positions
 from .._kernels.pairs import slot_norms
-from .._kernels.rows import padded_hashes, row_ngrams
+from .._kernels.rows import caption_ngrams
 from .._kernels.tokens import Tokens
 from .._kernels.weights import apply_idf, idf
 from ..core.engine import PairStatistics
@@ -242,7 +242,7 @@ class ReferenceCache:
         pair_candidate = np.repeat(np.arange(n_cands, dtype=np.int64), refs_per_cand)
         pair_reference = ranges(np.take(first_ref, batch_image), refs_per_cand)
 
-        keys, group, counts = row_ngrams(padded_hashes(candidates), candidates.lengths, n)
+        keys, group, counts = caption_ngrams(candidates, n)
         order = group // n_cands
         row = group - order * n_cands
         g, idf_values = self._candidate_idf(keys, order)

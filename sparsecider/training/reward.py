@@ -21,16 +21,23 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._checks import MAX_N, caption_list, check_bool, check_int, int_array
+from .._checks import MAX_N, CaptionError, caption_list, check_bool, check_int, int_array
 from .._kernels.tokens import Tokens
 from ..core import reduce
-from ..core.advice import check_id_strings
-from ..core.corpus import check_id, check_references, reference_id_rows
+from ..core.advice import check_id_strings, sample
+from ..core.corpus import Corpus, check_id, check_references, reference_id_rows
 from ..core.frequencies import DocumentFrequencies
 from ..core.result import CiderResult
-from ..core.validate import check_options
+from ..core.stages import no_reference_words
+from ..core.validate import check_options, warn_tokenizer_mismatch
 from ..tokenizers import TokenizerLike
-from ..tokenizers.ids import IdHasher, id_sequences, id_tokenizer_name, reference_id_tokens
+from ..tokenizers.ids import (
+    IdHasher,
+    counts_ids,
+    id_sequences,
+    id_tokenizer_name,
+    reference_id_tokens,
+)
 from .image_keys import ImageKeys
 from .reference_cache import ReferenceCache
 
@@ -130,7 +137,8 @@ class RewardScorer:
         rows, counts = reference_id_rows(values, keys)
         if not rows:
             raise ValueError("references is empty: the scorer needs at least one image")
-        if isinstance(df, str) and df == "corpus":
+        corpus = isinstance(df, str) and df == "corpus"
+        if corpus:
             df = DocumentFrequencies.from_id_references(
                 values, eos=self.eos, pad=self.pad, include_eos=include_eos,
                 n=check_int("n", n, maximum=MAX_N),
@@ -150,6 +158,8 @@ class RewardScorer:
         tokens, offsets = reference_id_tokens(
             rows, counts, eos=self.eos, pad=self.pad, include_eos=include_eos, hasher=self._hasher
         )
+        if corpus and tokens.hashes.shape[0] == 0:
+            raise no_reference_words()  # as cider_d_ids: every reward would be 0
         self._tokenize = self._ids
         self._setup(tokens, offsets, keys, label)
 
@@ -189,19 +199,31 @@ class RewardScorer:
         self = cls.__new__(cls)
         ref_lists, keys = check_references(references)
         flat = [r for refs in ref_lists for r in refs]
-        if isinstance(df, str) and df == "corpus":
-            df = DocumentFrequencies.from_references(
-                ref_lists, n=check_int("n", n, maximum=MAX_N), tokenizer=tokenizer
-            )
-        self._options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer)
-        check_id_strings(flat, self._options.df)  # a table of ids: id strings only
-        self._text = self._options.tokenizer
         offsets = np.zeros(len(ref_lists) + 1, dtype=np.int64)
         np.cumsum([len(r) for r in ref_lists], out=offsets[1:])
+        # a caption the tokenizer cannot read is named references[key][j]
+        named = Corpus(
+            [], np.zeros(0, np.int64), flat, offsets, None if keys is None else tuple(keys)
+        )
+        corpus = isinstance(df, str) and df == "corpus"
+        if corpus:
+            with named.naming("references"):
+                df = DocumentFrequencies.from_references(
+                    ref_lists, n=check_int("n", n, maximum=MAX_N), tokenizer=tokenizer
+                )
+        self._options = check_options(n=n, sigma=sigma, scale=scale, df=df, tokenizer=tokenizer)
+        check_id_strings((), self._options.df, flat)  # the table's kind (references decide)
+        self._text = self._options.tokenizer
         if offsets.shape[0] < 2:
             raise ValueError("references is empty: the scorer needs at least one image")
         self._tokenize = self._texts
-        self._setup(self._text.split(flat), offsets, keys, self._text.name)
+        with named.naming("references"):
+            tokens = self._text.split(flat)
+        if corpus and tokens.hashes.shape[0] == 0:
+            raise no_reference_words()  # as cider_d: every reward would be 0
+        self._setup(tokens, offsets, keys, self._text.name)
+        # once built: no warning just before an error
+        warn_tokenizer_mismatch(self.df, self._text.name, stacklevel=3)
         return self
 
     def _setup(self, tokens: Tokens, offsets: np.ndarray, keys: list | None, label: str) -> None:
@@ -228,7 +250,13 @@ class RewardScorer:
         return self._hasher(flat, lengths)
 
     def _texts(self, candidates: object, name: str) -> Tokens:
-        return self._text.split(caption_list(candidates, name))
+        captions = caption_list(candidates, name)
+        if counts_ids(self.df.tokenizer):  # a few per batch: words against a table of ids
+            check_id_strings(sample(captions, 16), self.df)
+        try:
+            return self._text.split(captions)
+        except CaptionError as err:  # named as the batch's rows
+            raise CaptionError(err.index, err.problem, f"{name}[{err.index}]") from None
 
     def _statistics(self, tokens: Tokens, positions: np.ndarray):
         if tokens.lengths.shape[0] != positions.shape[0]:

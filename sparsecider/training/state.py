@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._checks import describe_keys, type_name
+from .._checks import check_int64_ids, describe_keys, type_name
 from .._kernels.arrays import exclusive_cumsum, smallest_uint
 from .._kernels.tokens import Tokens
 from ..tokenizers import Tokenizer, TokenizerLike
@@ -92,7 +92,14 @@ def check_state(state: object) -> str:
     ------
     ValueError
         Not a state, a newer format version, a missing or malformed array,
-        arrays of inconsistent lengths; the message names the field.
+        arrays of inconsistent lengths, or content ``update()`` never makes:
+        an id twice, an image without candidates or references, counts and
+        lengths that are not non-negative integers, ``per_order`` or BLEU
+        counts of the wrong shape, values outside their range (NaN, inf,
+        negative, above the scale; ROUGE-L outside [0, 1]; BLEU ``correct``
+        above ``guess``), ``empty`` not booleans.  The message names the
+        field and the first bad entry.  Cost: one vectorised pass per array
+        (0.1-0.5 ms for a COCO val state, see the tests of issue 35).
     """
     if not isinstance(state, Mapping) or state.get("format") != FORMAT:
         raise _bad(f"expected a dict with format={FORMAT!r} (from CiderAccumulator.state())")
@@ -115,6 +122,17 @@ def check_state(state: object) -> str:
     ids, per_image = state["ids"], state["candidates_per_image"]
     if ids.ndim != 1 or ids.dtype.kind not in "iU" or per_image.shape != ids.shape:
         raise _bad("'ids' and 'candidates_per_image' must be 1-D and of one length")
+    if any(state[name].ndim == 0 for name in ARRAYS[kind]):
+        raise _bad(f"the arrays of {', '.join(map(repr, ARRAYS[kind]))} must not be scalars")
+    # what update() can never produce, before any count is summed: each image
+    # once, with candidates (and references), counts and lengths as integers
+    if _repeats(ids):
+        unique, counts = np.unique(ids, return_counts=True)
+        raise _bad(f"'ids' repeats image id(s) {describe_keys(unique[counts > 1].tolist())}")
+    _check_integers(state, "candidates_per_image", 1, "every image has a candidate")
+    for name in _INTEGERS[kind]:
+        _check_integers(state, name, int(name == "references_per_image"),
+                        "every image has a reference")  # fmt: skip
     n_candidates = int(per_image.sum())
     lengths = {name: state[name].shape[0] for name in ARRAYS[kind]}
     if kind == "tokens":
@@ -133,7 +151,102 @@ def check_state(state: object) -> str:
     for name, want in expected.items():
         if lengths[name] != want:
             raise _bad(f"{name!r} has {lengths[name]} entries, expected {want}")
+    _check_values(state, kind, n_candidates)
     return kind
+
+
+#: The arrays of counts and lengths of each kind of state.
+_INTEGERS = {
+    "tokens": (
+        "references_per_image",
+        "reference_lengths",
+        "candidate_lengths",
+        "reference_tokens",
+        "candidate_tokens",
+    ),
+    "values": (),
+    "bleu": ("testlen", "reflen", "guess", "correct"),
+    "rouge": (),
+}
+
+
+def _repeats(ids: np.ndarray) -> bool:
+    """Whether an id occurs twice.  Integer ids within a span of 64 per id (dataset
+    ids) are marked in a table, O(len + span); others sorted, O(len log len)."""
+    if ids.shape[0] < 2:
+        return False
+    if ids.dtype.kind == "i":
+        low, high = int(ids.min()), int(ids.max())
+        if high - low < 64 * ids.shape[0]:
+            seen = np.zeros(high - low + 1, dtype=bool)
+            seen[ids - low] = True
+            return int(np.count_nonzero(seen)) != ids.shape[0]
+    ordered = np.sort(ids)
+    return bool((ordered[1:] == ordered[:-1]).any())
+
+
+def _first(mask: np.ndarray) -> list[int]:
+    """The index of the first True of ``mask``, as a list (a row and a column for 2-D)."""
+    return [int(i) for i in np.unravel_index(int(np.argmax(mask)), mask.shape)]
+
+
+def _check_integers(state: Mapping, name: str, low: int, why: str) -> None:
+    """Integers (counts or lengths) of at least ``low`` (0 or 1, ``why`` for 1)."""
+    array = state[name]
+    if array.dtype.kind not in "iu":
+        raise _bad(f"{name!r} must be integers (counts), got dtype {array.dtype}")
+    if array.size and (array.dtype.kind == "i" or low) and array.min() < low:
+        below = array < low
+        bad = array[tuple(_first(below))].item()
+        rule = f"positive integers ({why})" if low else "non-negative integers"
+        raise _bad(f"{name!r} must be {rule}, found {bad} at {_first(below)}")
+
+
+def _check_range(state: Mapping, name: str, high: float, label: str) -> None:
+    """Finite floats in [0, high]."""
+    array = state[name]
+    if array.dtype.kind != "f":
+        raise _bad(f"{name!r} must hold floats, got dtype {array.dtype}")
+    inside = (array >= 0) & (array <= high)  # NaN compares False: outside
+    if not inside.all():
+        bad = array[tuple(_first(~inside))].item()
+        raise _bad(f"{name!r} must hold values in [0, {label}], found {bad} at {_first(~inside)}")
+
+
+def _check_values(state: Mapping, kind: str, n_candidates: int) -> None:
+    """Each kind's shapes and value ranges (one vectorised pass per array: cheap next
+    to ``compute()``)."""
+    options = state["options"]
+    if kind in ("values", "bleu"):
+        n = options.get("n")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise _bad(f"options 'n' must be a positive integer, got {n!r}")
+        for name in ("per_order",) if kind == "values" else ("guess", "correct"):
+            if state[name].shape != (n_candidates, n):
+                raise _bad(
+                    f"{name!r} must have shape {(n_candidates, n)} (candidates x n), "
+                    f"got {state[name].shape}"
+                )
+    if kind == "values":
+        scale = options.get("scale")
+        if not isinstance(scale, int | float) or not 0 < scale < float("inf"):
+            raise _bad(f"options 'scale' must be a positive number, got {scale!r}")
+        # a per-order value is scale times a mean of cosines (at most 1, give or take rounding)
+        _check_range(state, "per_order", scale * (1 + 1e-9), f"scale={scale!r}")
+        if state["empty"].dtype != bool or state["empty"].ndim != 1:
+            raise _bad(f"'empty' must be booleans, got dtype {state['empty'].dtype}")
+    elif kind == "bleu":
+        guess, correct = state["guess"], state["correct"]
+        above = correct > guess
+        if above.any():
+            at = tuple(_first(above))
+            raise _bad(
+                "'correct' must not exceed 'guess' (matched n-grams of the candidate), found "
+                f"{correct[at].item()} > {guess[at].item()} at {list(at)}"
+            )
+    elif kind == "rouge":
+        for name in ("precision", "recall"):
+            _check_range(state, name, 1.0, "1")
 
 
 def image_id_array(ids: object, n_images: int) -> np.ndarray:
@@ -144,6 +257,7 @@ def image_id_array(ids: object, n_images: int) -> np.ndarray:
     if len(values) != n_images:
         raise ValueError(f"ids has {len(values)} entries for {n_images} images")
     if all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in values):
+        check_int64_ids(values, "ids[{i}] = {v}")
         out = np.array(values, dtype=np.int64)
     elif all(isinstance(v, str) for v in values):
         out = np.array(values, dtype=str)
