@@ -37,7 +37,8 @@ COCO = Path(__file__).parent / "data" / "coco" / "captions_val2014_reconstructed
 # Segments of the COCO held-out fixture scored here (the whole set is a benchmark).
 N_COCO = 3000
 # Segments of those that still differ from the jar (alignment ties and contested candidates the
-# model does not reproduce yet; listed in sparsecider/metrics/meteor/METEOR_BEHAVIOUR.md, section 6 and the appendix).  A regression guard.
+# model does not reproduce yet: sparsecider/metrics/meteor/METEOR_BEHAVIOUR.md, section 6 and
+# the appendix).  A regression guard.
 KNOWN_COCO_DIFFERENCES = 144
 
 
