@@ -67,8 +67,12 @@ if {_HOOK!r} not in sys.modules:
 """
 
 #: The one line of the start-up file: site executes a ``.pth`` line that
-#: starts with ``import``.  ``os`` is imported before site reads any ``.pth``.
-PTH_LINE = f"import os; os.environ.get({ENV!r}) and exec({_BOOT!r}, {{}})\n"
+#: starts with ``import``.  ``os`` is imported before site reads any ``.pth``;
+#: unset, empty or off, the variable costs one look-up.
+PTH_LINE = (
+    f"import os; os.environ.get({ENV!r}, '').strip().lower() not in {_OFF!r} "
+    f"and exec({_BOOT!r}, {{}})\n"
+)
 
 
 def _mode(value: str) -> str:
@@ -187,8 +191,9 @@ def install(*, quiet: bool = False) -> None:
     >>> from sparsecider._pycocoevalcap_hook import install, uninstall
     >>> install(quiet=True)
     >>> from pycocoevalcap.eval import Cider
-    >>> Cider().compute_score({1: ["a dog runs"]}, {1: ["a dog runs"]})[1].tolist()
-    [0.0]
+    >>> gts = {1: ["a dog runs fast"], 2: ["the red bus stops"]}
+    >>> Cider().compute_score(gts, {1: ["a dog runs fast"], 2: ["a cat"]})[1].tolist()
+    [10.0, 0.0]
     >>> import pycocoevalcap
     >>> pycocoevalcap.__sparsecider__
     'sparsecider ...: the Java-free replacement of pycocoevalcap 1.2'
