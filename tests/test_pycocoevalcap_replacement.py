@@ -135,15 +135,15 @@ def test_cocoevalcap_without_java_computes_everything_else(replaced, without_jav
             cls()
 
 
-@pytest.mark.parametrize("metric", COLUMNS)
+# METEOR is the real Java METEOR here, on captions our tokenizer made: the
+# COCOEvalCap test covers it (one METEOR start, ~20 s, is enough)
+@pytest.mark.parametrize("metric", [c for c in COLUMNS if c != "METEOR"])
 def test_one_metric_per_call_tokenizing_again(replaced, metric):
     # what lmms-eval's aggregation does for each of the seven columns
-    if metric == "METEOR":
-        java_or_skip()
-    from pycocoevalcap.eval import Bleu, Cider, COCOEvalCap, Meteor, Rouge
+    from pycocoevalcap.eval import Bleu, Cider, COCOEvalCap, Rouge
     from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
 
-    scorer = {"METEOR": Meteor, "ROUGE_L": Rouge, "CIDEr": Cider}.get(metric, lambda: Bleu(4))()
+    scorer = {"ROUGE_L": Rouge, "CIDEr": Cider}.get(metric, lambda: Bleu(4))()
     coco, coco_result = coco_objects()
     evaluation = COCOEvalCap(coco, coco_result)
     ids = evaluation.params["image_id"]
@@ -153,10 +153,6 @@ def test_one_metric_per_call_tokenizing_again(replaced, metric):
     gts, res = tokenizer.tokenize(gts), tokenizer.tokenize(res)
     with contextlib.redirect_stdout(io.StringIO()):
         score, scores = scorer.compute_score(gts, res)
-    if metric == "METEOR":
-        with scorer.lock:  # the real Meteor leaves its process to the garbage collector
-            scorer.meteor_p.kill()
-            scorer.meteor_p.communicate()
     if isinstance(score, list):
         order = int(metric[-1]) - 1
         score, scores = score[order], scores[order]
