@@ -294,3 +294,31 @@ def test_install_is_idempotent_and_uninstall_gives_the_real_package_back():
     import pycocoevalcap.eval as again
 
     assert again is real_eval
+
+
+def test_a_java_free_meteor_in_compat_is_used_the_day_it_exists(monkeypatch, without_java):
+    from sparsecider import compat
+    from sparsecider._pycocoevalcap_hook import install, uninstall
+
+    class Meteor:  # stands for sparsecider.compat.Meteor (METEOR 1.5 without Java)
+        def compute_score(self, gts, res):
+            return 0.5, [0.5] * len(gts)
+
+        def method(self):
+            return "METEOR"
+
+    monkeypatch.setattr(compat, "Meteor", Meteor, raising=False)
+    install(quiet=True)
+    try:
+        import pycocoevalcap.eval
+        import pycocoevalcap.meteor.meteor
+
+        assert pycocoevalcap.meteor.meteor.Meteor is Meteor is pycocoevalcap.eval.Meteor
+        coco, coco_result = coco_objects()
+        evaluation = pycocoevalcap.eval.COCOEvalCap(coco, coco_result)
+        with contextlib.redirect_stdout(io.StringIO()):
+            with pytest.warns(UserWarning, match="SPICE was not computed: SPICE is a Java"):
+                evaluation.evaluate()
+        assert evaluation.eval["METEOR"] == 0.5 and list(evaluation.eval) == COLUMNS
+    finally:
+        uninstall()
