@@ -285,8 +285,9 @@ def check_token_lists(cand_lists: list, ref_lists: list, ids: tuple | None) -> N
     """Refuse candidates that are almost certainly one caption's tokens given as a list.
 
     A list is an image's candidates.  When every image's list looked at holds
-    single words only, one at least holds several, and most references looked
-    at are sentences, the lists are tokenized captions: each token would be
+    single words only, one at least holds several (four or more when there is
+    one image), and most references looked at are sentences, the lists are
+    tokenized captions: each token would be
     scored as a candidate (a plausible, wrong, number).  Several whole
     captions per image, or words against words, pass.
     """
@@ -296,6 +297,10 @@ def check_token_lists(cand_lists: list, ref_lists: list, ids: tuple | None) -> N
         return  # one caption per image (the lists of candidate_list are lists)
     several = [i for i in looked_at if len(cand_lists[i]) > 1]
     if not several or any(len(c.split()) != 1 for i in looked_at for c in cand_lists[i]):
+        return
+    # two or three one-word candidates of a single image are plausible input
+    # (an n-best list of labels): alone, an image needs a list of four or more
+    if len(looked_at) == 1 and len(cand_lists[looked_at[0]]) < 4:
         return
     refs = [r for i in looked_at for r in ref_lists[i]]
     if 2 * sum(len(r.split()) > 1 for r in refs) <= len(refs):

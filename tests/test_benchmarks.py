@@ -93,3 +93,15 @@ def test_long_inputs_benchmark_code_runs(tmp_path):
         ("whitespace", "token", 0.001)
     ]
     assert (tmp_path / "long_inputs.json").is_file()
+
+
+def test_toolkit_benchmark_agrees(tmp_path):
+    if shutil.which("java") is None:
+        pytest.skip("this benchmark compares with the Java tokenizer; java is not on PATH")
+    pytest.importorskip("pycocotools", reason="the benchmarks compare with the `ref` extra")
+    from benchmarks import bench_toolkit
+
+    out = bench_toolkit.main(["--images", "40", "--repeat", "1", "--ref-repeat", "1",
+                              "--skip-meteor"])  # fmt: skip
+    assert max(a["max_abs_diff"] for a in out["agreement"].values()) <= 1e-12
+    assert len(out["agreement"]) == 6 and (tmp_path / "toolkit.json").is_file()

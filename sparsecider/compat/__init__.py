@@ -34,6 +34,17 @@ from __future__ import annotations
 from .bleu_rouge import Bleu, Rouge
 from .cider import Cider, CiderD
 from .coco import COCOEvalCap, EvalScores
+from .hook import install, uninstall
 from .tokenizer import PTBTokenizer
 
-__all__ = ["Bleu", "COCOEvalCap", "Cider", "CiderD", "EvalScores", "PTBTokenizer", "Rouge"]
+__all__ = [
+    "Bleu",
+    "COCOEvalCap",
+    "Cider",
+    "CiderD",
+    "EvalScores",
+    "PTBTokenizer",
+    "Rouge",
+    "install",
+    "uninstall",
+]
