@@ -6,7 +6,6 @@ The first use builds the paraphrase index cache (about a minute, once).
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 
@@ -20,6 +19,7 @@ pytest.importorskip(
     "snowballstemmer", reason="METEOR needs snowballstemmer==2.2.0 (the `meteor` extra)"
 )
 
+from benchmarks.bench_meteor import heldout
 from sparsecider.metrics.meteor import (
     corpus_score,
     meteor_scores,
@@ -33,7 +33,6 @@ from sparsecider.metrics.meteor.resources import load
 from sparsecider.metrics.meteor.segment import Caption, SynonymTypes, pair_candidates
 
 FIXTURES = Path(__file__).parent / "fixtures"
-COCO = Path(__file__).parent / "data" / "coco" / "captions_val2014_reconstructed.json.gz"
 # Segments of the COCO held-out fixture scored here (the whole set is a benchmark).
 N_COCO = 3000
 # Segments of those that still differ from the jar (alignment ties and contested candidates the
@@ -62,20 +61,10 @@ def test_examples_statistics_and_scores(examples, res):
     assert corpus_score(summed(got)) == examples["corpus"]
 
 
-def _coco_heldout(n):
-    with gzip.open(COCO, "rt", encoding="utf-8") as f:
-        ann = json.load(f)["annotations"]
-    by: dict[int, list[str]] = {}
-    for a in ann:
-        by.setdefault(a["image_id"], []).append(a["caption"].replace("\n", " "))
-    items = list(by.values())[:n]
-    return [v[-1] for v in items], [v[:-1] for v in items]
-
-
 @pytest.fixture(scope="module")
 def coco(res):
     jar = np.load(FIXTURES / "meteor_coco_heldout.npz")
-    hyps, refs = _coco_heldout(N_COCO)
+    hyps, refs = heldout(N_COCO)
     return jar, segment_statistics(hyps, refs, resources=res)
 
 
@@ -94,7 +83,7 @@ def test_coco_heldout_scores_follow_statistics(coco):
 
 
 def test_fast_candidates_equal_the_plain_twin(res):
-    hyps, refs = _coco_heldout(300)
+    hyps, refs = heldout(300)
     vocab = set()
     caps = {}
     for t in hyps + [r for rs in refs for r in rs]:
