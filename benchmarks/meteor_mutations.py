@@ -325,7 +325,7 @@ def repeat(caption: str, rng: random.Random, words: Words):
     n = len(tokens)
     i = rng.randrange(n)
     if op == "word":
-        new = tokens[: i + 1] + [tokens[i]] + tokens[i + 1 :]
+        new = [*tokens[: i + 1], tokens[i], *tokens[i + 1 :]]
     elif op == "word_run":
         new = tokens[: i + 1] + [tokens[i]] * rng.randint(2, 5) + tokens[i + 1 :]
     elif op == "span":
@@ -334,7 +334,7 @@ def repeat(caption: str, rng: random.Random, words: Words):
         new = tokens[:k] + tokens[i:j] + tokens[k:]
     elif op == "far":
         k = rng.randint(0, n)
-        new = tokens[:k] + [tokens[i]] + tokens[k:]
+        new = [*tokens[:k], tokens[i], *tokens[k:]]
     else:
         new = tokens + tokens
     return " ".join(new), {"op": op}
