@@ -171,6 +171,23 @@ def ours(hyps: list[str], refs: list[list[str]]) -> dict:
     }
 
 
+def pattern(ours_row: np.ndarray, jar_row: np.ndarray) -> str:
+    """What differs, in words: ``lengths`` (test/reference length or function-word counts:
+    normalisation, the fields, or another reference chosen), then per stage ``+``/``-`` when
+    ours covers more/fewer test tokens by it than the jar, then ``chunks+``/``chunks-``."""
+    o, j = ours_row.astype(np.int64), np.asarray(jar_row).astype(np.int64)
+    parts = ["lengths"] if (o[:4] != j[:4]).any() else []
+    for k, stage in enumerate(("exact", "stem", "synonym", "paraphrase")):
+        d = (o[4 + 4 * k] + o[6 + 4 * k]) - (j[4 + 4 * k] + j[6 + 4 * k])
+        if d:
+            parts.append(stage + ("+" if d > 0 else "-"))
+    if o[20] != j[20]:
+        parts.append("chunks" + ("+" if o[20] > j[20] else "-"))
+    if (o < 0).any():
+        return "error"
+    return " ".join(parts) or ("same statistics" if (o == j).all() else "other counts")
+
+
 def example(p: dict, got: dict, want: dict, i: int) -> dict:
     diff = np.flatnonzero(got["stats"][i] != want["stats"][i])
     return {
@@ -180,10 +197,34 @@ def example(p: dict, got: dict, want: dict, i: int) -> dict:
         "detail": p["detail"],
         "score_ours": float(got["scores"][i]),
         "score_jar": float(want["scores"][i]),
+        "pattern": pattern(got["stats"][i], want["stats"][i]),
         "differing_statistics": {
             STAT_NAMES[k]: [int(got["stats"][i][k]), int(want["stats"][i][k])] for k in diff
         },
         "error": got["errors"].get(i),
+    }
+
+
+def summary(pairs, idx, differ, stats_differ, score_differ, patterns) -> dict:
+    """The counts of one class (``idx``: its pairs)."""
+    bad = idx[differ[idx]]
+    one_ref = [i for i in bad if len(pairs[i]["references"]) == 1]
+    return {
+        "pairs": int(idx.size),
+        "mismatches": int(bad.size),
+        "rate": bad.size / idx.size if idx.size else 0.0,
+        "statistics_differ": int(stats_differ[idx].sum()),
+        "score_differs_statistics_equal": int((score_differ & ~stats_differ)[idx].sum()),
+        "mutation_on_reference_side": int(sum(pairs[i]["side"] == "reference" for i in idx)),
+        "mismatches_mutation_on_reference_side": int(
+            sum(pairs[i]["side"] == "reference" for i in bad)
+        ),
+        # lengths differ although one reference field is scored: -norm or the line protocol
+        "lengths_differ": sum("lengths" in patterns[i] for i in bad.tolist()),
+        "lengths_differ_one_reference": sum(
+            "lengths" in patterns[i] and "|||" not in pairs[i]["references"][0] for i in one_ref
+        ),
+        "patterns": dict(Counter(patterns[i] for i in bad.tolist()).most_common()),
     }
 
 
@@ -225,26 +266,15 @@ def main(argv: list[str] | None = None) -> dict:
     stats_differ = (got["stats"] != want["stats"]).any(axis=1)
     score_differ = ~(np.abs(got["scores"] - jar_scores) <= TOLERANCE)  # NaN (error) differs
     differ = stats_differ | score_differ
-    kinds = [p["kind"] for p in pairs]
+    patterns = {int(i): pattern(got["stats"][i], want["stats"][i]) for i in np.flatnonzero(differ)}
     per_class = {}
     for kind in CLASSES:
-        idx = np.array([i for i, k in enumerate(kinds) if k == kind], dtype=np.int64)
+        idx = np.array([i for i, p in enumerate(pairs) if p["kind"] == kind], dtype=np.int64)
+        per_class[kind] = summary(pairs, idx, differ, stats_differ, score_differ, patterns)
         bad = idx[differ[idx]]
-        cols = Counter(STAT_NAMES[k] for i in bad for k in np.flatnonzero(
-            got["stats"][i] != want["stats"][i]))  # fmt: skip
-        per_class[kind] = {
-            "pairs": int(idx.size),
-            "mismatches": int(bad.size),
-            "rate": bad.size / idx.size if idx.size else 0.0,
-            "statistics_differ": int(stats_differ[idx].sum()),
-            "score_differs_statistics_equal": int((score_differ & ~stats_differ)[idx].sum()),
-            "mutation_on_reference_side": int(sum(pairs[i]["side"] == "reference" for i in idx)),
-            "mismatches_mutation_on_reference_side": int(
-                sum(pairs[i]["side"] == "reference" for i in bad)
-            ),
-            "differing_statistics": dict(cols.most_common()),
-            "examples": [example(pairs[i], got, want, i) for i in bad[: args.examples]],
-        }
+        per_class[kind]["examples"] = [
+            example(pairs[i], got, want, i) for i in bad[: args.examples]
+        ]
     corpus_diff = abs(got["corpus"] - want["corpus"])
     out = {
         "benchmark": "meteor_fuzz",
@@ -273,12 +303,17 @@ def main(argv: list[str] | None = None) -> dict:
             "ours_load": got["load_s"],
             "ours_score": got["score_s"],
         },
+        "patterns": dict(Counter(patterns.values()).most_common()),
         "per_class": per_class,
     }
     path = common.write("meteor_fuzz", out)
-    common.log(f"{'class':15} {'pairs':>7} {'differ':>7} {'rate':>8}")
+    common.log(f"{'class':15} {'pairs':>7} {'differ':>7} {'rate':>8}  most common difference")
     for kind, v in per_class.items():
-        common.log(f"{kind:15} {v['pairs']:7} {v['mismatches']:7} {v['rate']:8.2%}")
+        top = next(iter(v["patterns"].items()), ("", 0))
+        common.log(
+            f"{kind:15} {v['pairs']:7} {v['mismatches']:7} {v['rate']:8.2%}  "
+            + (f"{top[0]} ({top[1]})" if top[1] else "")
+        )
     common.log(f"{'all':15} {len(pairs):7} {out['mismatches']:7} {out['mismatch_rate']:8.2%}")
     common.log(
         f"corpus: jar {want['corpus']!r}, ours {got['corpus']!r} (diff {corpus_diff:.2e}); "
