@@ -258,7 +258,10 @@ def main(argv: list[str] | None = None) -> dict:
     hyps = [p["candidate"] for p in pairs]
     refs = [p["references"] for p in pairs]
     want = jar(hyps, refs)
-    common.log(f"jar: start-up {want['startup_s']:.1f} s, scoring {want['score_s']:.1f} s; ours")
+    common.log(
+        f"jar: Meteor() {want['startup_s']:.1f} s, compute_score (JVM start, data load, "
+        f"scoring) {want['score_s']:.1f} s; ours"
+    )
     got = ours(hyps, refs)
     common.log(f"ours: load {got['load_s']:.1f} s, scoring {got['score_s']:.1f} s")
 
@@ -298,8 +301,10 @@ def main(argv: list[str] | None = None) -> dict:
         "corpus": {"jar": want["corpus"], "ours": got["corpus"], "abs_diff": corpus_diff},
         "seconds": {
             "generate": t_gen,
-            "jar_startup": want["startup_s"],
-            "jar_score": want["score_s"],
+            # Meteor() only starts the process: the JVM start-up and the data load fall
+            # within compute_score, which then scores every pair (as a user waits for it)
+            "jar_meteor_constructor": want["startup_s"],
+            "jar_compute_score": want["score_s"],
             "ours_load": got["load_s"],
             "ours_score": got["score_s"],
         },
