@@ -88,8 +88,13 @@ def jar(hyps: list[str], refs: list[list[str]]) -> dict:
         return lines[-1]
 
     m._stat = recorded
-    corpus, scores = m.compute_score(gts, res)
-    t2 = time.perf_counter()
+    try:
+        corpus, scores = m.compute_score(gts, res)
+        t2 = time.perf_counter()
+    finally:  # end its Java process now (communicate closes the pipes Meteor leaves open)
+        with m.lock:
+            m.meteor_p.kill()
+            m.meteor_p.communicate()
     stats = np.array([[float(x) for x in line.split()] for line in lines])
     return {
         "startup_s": t1 - t0,
