@@ -33,6 +33,7 @@ import importlib.util
 import json
 import random
 import shutil
+import subprocess
 import time
 from collections import Counter
 
@@ -228,6 +229,11 @@ def summary(pairs, idx, differ, stats_differ, score_differ, patterns) -> dict:
     }
 
 
+def java_version() -> str:
+    out = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
+    return out.splitlines()[0] if out else "unknown"
+
+
 def skip_reason() -> str | None:
     if shutil.which("java") is None:
         return "Java is not installed; the jar comparison needs it"
@@ -248,6 +254,7 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"bench_meteor_fuzz: {reason}. Skipped.")
         return {"benchmark": "meteor_fuzz", "status": "skipped", "reason": reason}
     from benchmarks.bench_meteor import jar
+    from sparsecider.metrics.meteor.data import locate
 
     t = time.perf_counter()
     images = coco_images()
@@ -283,7 +290,11 @@ def main(argv: list[str] | None = None) -> dict:
         "benchmark": "meteor_fuzz",
         "status": "ran",
         "machine": common.machine(),
-        "versions": common.versions("sparsecider", "pycocoevalcap", "snowballstemmer", "numpy"),
+        "versions": {
+            **common.versions("sparsecider", "pycocoevalcap", "snowballstemmer", "numpy"),
+            "java": java_version(),
+        },
+        "data_sha256": locate().checksums(),
         "seed": args.seed,
         "sizes": {
             "pairs": len(pairs),
