@@ -40,7 +40,8 @@ from collections import Counter
 import numpy as np
 
 from benchmarks import common, datasets
-from benchmarks.meteor_mutations import CLASSES, MUTATORS, Words, load_words, ngrams
+from benchmarks.meteor_mutations import CLASSES, MUTATORS, ngrams
+from benchmarks.meteor_words import Words, load_words
 
 #: Images whose captions the paraphrase class draws from (their phrases are looked up in
 #: the 5.27-million-entry table, which is read once, keeping only those).

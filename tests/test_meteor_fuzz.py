@@ -1,5 +1,6 @@
-"""The METEOR fuzz's mutation generators (``benchmarks/meteor_mutations.py``): deterministic,
-and each class makes what it claims.  No Java: the jar comparison itself is the benchmark
+"""The METEOR fuzz's mutation generators (``benchmarks/meteor_mutations.py``, their word
+lists from ``benchmarks/meteor_words.py``): deterministic, and each class makes what it
+claims.  No Java: the jar comparison itself is the benchmark
 (``python -m benchmarks.bench_meteor_fuzz``).
 
 The claims are checked here by plain rules written for the test (a caption's letters, its
@@ -17,6 +18,7 @@ import pytest
 
 from benchmarks import bench_meteor_fuzz as fuzz
 from benchmarks import meteor_mutations as mm
+from benchmarks import meteor_words as mw
 
 # A tiny stand-in of the jar's files, in their layout (word line, then ids / forms line).
 FUNCTION = "the\n,\n.\na\nof\non\nin\nwith\nis\nare\ntwo\n's\n"
@@ -32,7 +34,7 @@ TABLE = {"a dog": ("one dog", "a hound"), "the beach": ("the shore",), "on": ("u
 
 @pytest.fixture(scope="module")
 def words():
-    w = mm.Words.from_texts(FUNCTION, SYNSETS, EXCEPTIONS)
+    w = mw.Words.from_texts(FUNCTION, SYNSETS, EXCEPTIONS)
     w.paraphrases = dict(TABLE)
     return w
 
@@ -174,7 +176,7 @@ def test_pairs_put_the_mutation_on_the_side_they_say(words):
 @pytest.fixture(scope="module")
 def jar_words():
     pytest.importorskip("pycocoevalcap", reason="the word lists are read from pycocoevalcap")
-    return mm.load_words()
+    return mw.load_words()
 
 
 def test_real_word_lists_and_coco_captions(jar_words):
@@ -192,7 +194,7 @@ def test_real_word_lists_and_coco_captions(jar_words):
     images = fuzz.coco_images()[:3000]
     pool = fuzz.paraphrase_pool(len(images), 33)
     phrases = sorted(fuzz.needed_phrases(images, pool))[:200]
-    words = mm.Words(**{**vars(jar_words), "paraphrases": {p: ("a stand-in",) for p in phrases}})
+    words = mw.Words(**{**vars(jar_words), "paraphrases": {p: ("a stand-in",) for p in phrases}})
     files["paraphrases"] = words.paraphrases
     pairs = fuzz.make_pairs(600, 33, images, words)
     assert pairs == fuzz.make_pairs(600, 33, images, words)
@@ -216,7 +218,7 @@ def test_paraphrase_table_reader(tmp_path):
              "0.3", "a dog", "a dog", "0.4", "x", "a dog"]  # fmt: skip
     with gzip.open(path, "wt") as f:
         f.write("\n".join(lines) + "\n")
-    got = mm.read_paraphrases(path, {"a dog", "the", "nothing"})
+    got = mw.read_paraphrases(path, {"a dog", "the", "nothing"})
     assert got == {"a dog": ("one dog", "a hound"), "the": ("this",)}
 
 
