@@ -78,12 +78,24 @@ def jar(hyps: list[str], refs: list[list[str]]) -> dict:
     t1 = time.perf_counter()
     gts = {i: r for i, r in enumerate(refs)}
     res = {i: [h] for i, h in enumerate(hyps)}
-    corpus, scores = m.compute_score(gts, res)
-    t2 = time.perf_counter()
-    # the statistics themselves, through the same running jar (not timed)
-    stats = np.array(
-        [[float(x) for x in m._stat(res[i][0], gts[i]).split()] for i in range(len(hyps))]
-    )
+    # the statistics themselves: the lines the jar answers to compute_score's own SCORE
+    # requests, recorded on their way (a pass-through, so the jar is driven unchanged)
+    lines: list[str] = []
+    stat = m._stat
+
+    def recorded(hypothesis: str, references: list[str]) -> str:
+        lines.append(stat(hypothesis, references))
+        return lines[-1]
+
+    m._stat = recorded
+    try:
+        corpus, scores = m.compute_score(gts, res)
+        t2 = time.perf_counter()
+    finally:  # end its Java process now (communicate closes the pipes Meteor leaves open)
+        with m.lock:
+            m.meteor_p.kill()
+            m.meteor_p.communicate()
+    stats = np.array([[float(x) for x in line.split()] for line in lines])
     return {
         "startup_s": t1 - t0,
         "score_s": t2 - t1,

@@ -1,9 +1,12 @@
 """Run every benchmark in turn, then rewrite the tables of benchmarks/README.md.
 
 Usage: ``python -m benchmarks.run_all [--skip NAME ...]`` (names: coco, bleu_rouge, raw,
-tokenize, ptb_fuzz, ptb_long, long_inputs, rl, scaling, stream, cjk, variants, toolkit).  About
-an hour on a 2-core machine, mostly the reference implementation and the long captions.
-Each benchmark checks agreement before timing and stops the run on a disagreement.
+tokenize, ptb_fuzz, meteor_fuzz, ptb_long, long_inputs, rl, scaling, stream, cjk, variants,
+toolkit).  About an hour on a 2-core machine, mostly the reference implementation and the
+long captions.
+Each benchmark checks agreement before timing and stops the run on a disagreement; the two
+fuzzes (ptb_fuzz, meteor_fuzz) report their mismatch rates instead; meteor_fuzz says so and
+skips without Java.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ BENCHMARKS = {
     "raw": "benchmarks.bench_raw",
     "tokenize": "benchmarks.bench_tokenize",
     "ptb_fuzz": "benchmarks.bench_ptb_fuzz",
+    "meteor_fuzz": "benchmarks.bench_meteor_fuzz",
     "ptb_long": "benchmarks.bench_ptb_long",
     "long_inputs": "benchmarks.bench_long_inputs",
     "rl": "benchmarks.bench_rl",

@@ -50,6 +50,22 @@ def test_ptb_fuzz_benchmark_code_runs(shared_data, tmp_path):
     assert out["strings"] == 300 and (tmp_path / "ptb_fuzz.json").is_file()
 
 
+def test_meteor_fuzz_benchmark_code_runs(tmp_path):
+    # the generators are tested in tests/test_meteor_fuzz.py; here the jar run, at 2 pairs a class
+    if shutil.which("java") is None:
+        pytest.skip("the fuzz compares with METEOR's jar; java is not on PATH")
+    pytest.importorskip("pycocoevalcap", reason="the benchmarks compare with the `ref` extra")
+    pytest.importorskip("snowballstemmer", reason="METEOR needs the `meteor` extra")
+    from benchmarks import bench_meteor_fuzz
+
+    out = bench_meteor_fuzz.main(["--n", "24"])
+    assert out["status"] == "ran" and out["sizes"]["pairs"] == 24
+    assert all(v["pairs"] == 2 for v in out["per_class"].values())
+    # a pair differs or not; the counts add up whatever the current agreement is
+    assert out["mismatches"] == sum(v["mismatches"] for v in out["per_class"].values())
+    assert out["errors_ours"] == 0 and (tmp_path / "meteor_fuzz.json").is_file()
+
+
 def test_ptb_long_benchmark_code_runs(tmp_path):
     from benchmarks import bench_ptb_long
 
