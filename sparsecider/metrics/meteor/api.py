@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.machinery
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -149,7 +150,7 @@ def meteor_statistics(corpus: Corpus, tokenizer: str, res: Resources) -> np.ndar
         with corpus.naming("candidates"):
             cands = ptb_tokenize(cands)
     offsets = corpus.reference_offsets.tolist()
-    per_image = [refs[lo:hi] for lo, hi in zip(offsets[:-1], offsets[1:], strict=True)]
+    per_image = [refs[lo:hi] for lo, hi in pairwise(offsets)]
     references = [per_image[i] for i in corpus.candidate_image.tolist()]
     return segment_statistics(cands, references, resources=res)
 
