@@ -113,8 +113,8 @@ def test_cocoevalcap_on_pycocotools_objects(replaced):
     for column in COLUMNS:
         per_image = [evaluation.imgToEval[i][column] for i in expected["image_ids"]]
         if column == "METEOR":
-            assert_meteor_close(evaluation.eval[column], per_image,
-                                expected["eval"][column], expected["per_image"][column])  # fmt: skip
+            jar, jar_values = expected["eval"][column], expected["per_image"][column]
+            assert_meteor_close(evaluation.eval[column], per_image, jar, jar_values)
             continue
         assert abs(evaluation.eval[column] - expected["eval"][column]) <= TOLERANCE, column
         assert_close(per_image, expected["per_image"][column])
@@ -150,7 +150,7 @@ def test_cocoevalcap_without_java_computes_everything_else(replaced, without_jav
     per_image = [evaluation.imgToEval[i]["METEOR"] for i in expected["image_ids"]]
     assert_meteor_close(evaluation.eval["METEOR"], per_image, expected["eval"]["METEOR"],
                         expected["per_image"]["METEOR"])  # fmt: skip
-    with pytest.raises(KeyError, match="SPICE is a Java program .* java is not on PATH"):
+    with pytest.raises(KeyError, match=r"SPICE is a Java program .* java is not on PATH"):
         evaluation.eval["SPICE"]
     with pytest.raises(RuntimeError, match="java is not on PATH"):
         Spice()
