@@ -30,8 +30,8 @@ from .resources import Resources, load
 from .score import segment_statistics
 from .stats import corpus_score, segment_scores, summed
 
-__all__ = ["INSTALL", "TOKENIZERS", "meteor", "meteor_result", "meteor_statistics",
-           "missing_extra", "resources"]  # fmt: skip
+__all__ = ["INSTALL", "TOKENIZERS", "check_tokenizer", "data_checksum", "meteor",
+           "meteor_result", "meteor_statistics", "missing_extra", "resources"]  # fmt: skip
 
 INSTALL = 'pip install "sparsecider[meteor]"'
 #: ``"ptb"``: raw text, tokenized as ``COCOEvalCap`` does first; ``"whitespace"``:
@@ -126,7 +126,7 @@ def _signature(tokenizer: str, res: Resources) -> Signature:
     return Signature("METEOR-1.5", params=params, tokenizer=tokenizer, scale=None)
 
 
-def _check_tokenizer(tokenizer: object) -> str:
+def check_tokenizer(tokenizer: object) -> str:
     if not isinstance(tokenizer, str) or tokenizer not in TOKENIZERS:
         raise ValueError(
             f"tokenizer={tokenizer!r:.60}: METEOR takes 'ptb' (raw text, tokenized as "
@@ -239,7 +239,7 @@ def meteor(
     >>> round(r.score, 6), r.statistics.shape
     (0.403503, (1, 23))
     """
-    tokenizer = _check_tokenizer(tokenizer)
+    tokenizer = check_tokenizer(tokenizer)
     corpus = as_corpus(candidates, references)
     res = resources()
     stats = meteor_statistics(corpus, tokenizer, res)
