@@ -1,7 +1,8 @@
 """Run every benchmark in turn, then rewrite the tables of benchmarks/README.md.
 
 Usage: ``python -m benchmarks.run_all [--skip NAME ...]`` (names: coco, bleu_rouge, raw,
-tokenize, ptb_fuzz, ptb_long, long_inputs, rl, scaling, stream, cjk, variants, toolkit).  About
+tokenize, ptb_fuzz, ptb_long, long_inputs, meteor_long, rl, scaling, stream, cjk, variants,
+toolkit).  About
 an hour on a 2-core machine, mostly the reference implementation and the long captions.
 Each benchmark checks agreement before timing and stops the run on a disagreement.
 """
@@ -21,6 +22,7 @@ BENCHMARKS = {
     "ptb_fuzz": "benchmarks.bench_ptb_fuzz",
     "ptb_long": "benchmarks.bench_ptb_long",
     "long_inputs": "benchmarks.bench_long_inputs",
+    "meteor_long": "benchmarks.bench_meteor_long",
     "rl": "benchmarks.bench_rl",
     "scaling": "benchmarks.bench_scaling",
     "stream": "benchmarks.bench_stream",
