@@ -603,8 +603,8 @@ def test_cli_single_rouge_keeps_the_bootstrap(cli_files, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--metric", "bleu,meteor"], "--metric bleu,meteor: unknown 'meteor'; use one or"),
-        (["--metric", "bleu", "--bootstrap", "10"], "corpus BLEU is not a mean over images"),
+        (["--metric", "bleu,spice"], "--metric bleu,spice: unknown 'spice'; use one or"),
+        (["--metric", "bleu", "--bootstrap", "10"], "corpus BLEU and METEOR are not means over"),
         (["--metric", "bleu,rouge-l", "--df", "coco-val2014"], "used by CIDEr only"),
     ],
 )

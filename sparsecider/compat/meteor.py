@@ -18,7 +18,7 @@ class Meteor:
     clean-room rewrite of the jar's behaviour that reads the jar's data
     from the installed pycocoevalcap (``pip install "sparsecider[meteor]"``).
     The data is loaded when the scorer is made (the first time ever, an
-    index of the paraphrase table is built and cached: about a minute), as
+    index of the paraphrase table is built and cached: a minute or so), as
     the real one starts its Java process there.
 
     Raises

@@ -188,7 +188,7 @@ def meteor(
     Without Java: a clean-room rewrite from the jar's observed behaviour,
     reading the jar's word lists and its paraphrase table from the
     installed pycocoevalcap (the ``meteor`` extra).  The first call builds
-    an index of the paraphrase table (about a minute, once; cached).
+    an index of the paraphrase table (a minute or so, once; cached).
 
     Parameters
     ----------
@@ -230,14 +230,14 @@ def meteor(
 
     Examples
     --------
-    Values as pycocoevalcap's jar gives them ("grass" is an exact match,
-    "running" a stem match of "runs"):
+    Values as pycocoevalcap's jar gives them; the statistics are those of the
+    best-scoring reference, here "the dog runs" (3 words, 3 matched):
 
     >>> import sparsecider
     >>> r = sparsecider.meteor(["a dog runs on the grass"],
     ...                        [["a dog is running on grass", "the dog runs"]])
-    >>> round(r.score, 6), r.statistics.shape
-    (0.403503, (1, 23))
+    >>> round(r.score, 6), r.statistics.shape, r.statistics[0, [0, 1, 21, 22]].tolist()
+    (0.403503, (1, 23), [6, 3, 3, 3])
     """
     tokenizer = check_tokenizer(tokenizer)
     corpus = as_corpus(candidates, references)
