@@ -25,6 +25,7 @@ BENCHMARKS = {
     "meteor_fuzz": "benchmarks.bench_meteor_fuzz",
     "ptb_long": "benchmarks.bench_ptb_long",
     "long_inputs": "benchmarks.bench_long_inputs",
+    "meteor_long": "benchmarks.bench_meteor_long",
     "rl": "benchmarks.bench_rl",
     "scaling": "benchmarks.bench_scaling",
     "stream": "benchmarks.bench_stream",

@@ -18,6 +18,9 @@ CiderAccumulator
 bleu, rouge_l
     BLEU-1..4 and ROUGE-L exactly as pycocoevalcap's ``Bleu`` and ``Rouge``
     (the rest of the COCO caption table, without Java).
+meteor
+    METEOR 1.5 as pycocoevalcap's ``Meteor`` (its jar), without Java; reads
+    the jar's data from the installed pycocoevalcap (the ``meteor`` extra).
 self_cider, mbr_select, cider_r
     Variants over the same statistics: Self-CIDEr diversity of candidate
     sets, consensus (MBR) selection among candidates, CIDEr-R.
@@ -64,6 +67,7 @@ _HOMES = {
     "cider_d_ids": "training.ids",
     "cider_r": "metrics.cider_r",
     "mbr_select": "metrics.mbr",
+    "meteor": "metrics.meteor.api",
     "ptb_tokenize": "tokenizers",
     "rouge_l": "metrics.rouge",
     "self_cider": "metrics.self_cider",
@@ -108,6 +112,7 @@ __all__ = [
     "cider_d_ids",
     "cider_r",
     "mbr_select",
+    "meteor",
     "ptb_tokenize",
     "rouge_l",
     "self_cider",

@@ -266,8 +266,8 @@ def test_errors_name_the_problem():
     assert acc.compute().ids == (5, 6)
     with pytest.raises(ValueError, match=r"BLEU takes no sigma"):
         CiderAccumulator("BLEU", sigma=6.0)
-    with pytest.raises(ValueError, match=r"metric='METEOR' is not one of"):
-        CiderAccumulator("METEOR")
+    with pytest.raises(ValueError, match=r"metric='SPICE' is not one of"):
+        CiderAccumulator("SPICE")
     empty = CiderAccumulator(tokenizer="whitespace")
     empty.update({1: "a", 2: "b"}, {1: [""], 2: [" "]})
     with pytest.raises(ValueError, match=r"every reference is empty"):

@@ -111,6 +111,16 @@ def test_long_inputs_benchmark_code_runs(tmp_path):
     assert (tmp_path / "long_inputs.json").is_file()
 
 
+def test_meteor_long_benchmark_code_runs(tmp_path):
+    pytest.importorskip("pycocoevalcap", reason="METEOR reads its data from the `meteor` extra")
+    pytest.importorskip("snowballstemmer", reason="METEOR needs the `meteor` extra")
+    from benchmarks import bench_meteor_long
+
+    out = bench_meteor_long.main(["--sizes", "0.001", "0.002"])
+    assert len(out["rows"]) == 2 * len(bench_meteor_long.SHAPES)
+    assert (tmp_path / "meteor_long.json").is_file()
+
+
 def test_toolkit_benchmark_agrees(tmp_path):
     if shutil.which("java") is None:
         pytest.skip("this benchmark compares with the Java tokenizer; java is not on PATH")

@@ -58,7 +58,11 @@ REFERENCE_IMAGES = {
     1369: {"Bleu_1": 0.692307692254438, "Bleu_2": 0.48038446137676916, "Bleu_3": 0.27580051473758976, "Bleu_4": 3.8058030013408304e-05, "METEOR": 0.3056256419375019, "ROUGE_L": 0.4834874504623514, "CIDEr": 1.2522306511152417},  # noqa: E501
 }
 # fmt: on
-WITHOUT_JAVA = ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "ROUGE_L", "CIDEr"]
+WITHOUT_JAVA = ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr"]
+# METEOR without Java still differs from the jar on some captions (the alignment search):
+# on the demo, 33 of 1,000 captions and the corpus METEOR by 4.0e-5 (0.195215 against the
+# jar's 0.195255); a bound that may only shrink.  The REFERENCE_IMAGES agree exactly.
+METEOR_DEMO_GAP = 5e-5
 
 
 def ref_bleu(cands: list[str], refs: list[list[str]], n: int = 4):
@@ -423,7 +427,7 @@ from sparsecider.compat import COCOEvalCap
 e = COCOEvalCap(sys.argv[1], sys.argv[2], verbose=False)
 e.evaluate()
 try:
-    e.eval["METEOR"]
+    e.eval["SPICE"]
 except KeyError as err:
     why = str(err)
 print(json.dumps({"eval": e.eval, "images": [[k, v] for k, v in e.imgToEval.items()],
@@ -440,10 +444,11 @@ def test_cocoevalcap_without_java_equals_the_reference_with_java(coco_data):
         capture_output=True, text=True, env=env, check=True,
     )  # fmt: skip
     out = json.loads(run.stdout)
-    assert list(out["eval"]) == WITHOUT_JAVA  # pycocoevalcap's order, METEOR and SPICE absent
+    assert list(out["eval"]) == WITHOUT_JAVA  # pycocoevalcap's order, SPICE absent
     for name in WITHOUT_JAVA:
-        assert abs(out["eval"][name] - REFERENCE_EVAL[name]) <= TOL, name
-    assert "METEOR and SPICE were not computed" in out["why"] and "pycocoevalcap" in out["why"]
+        gap = METEOR_DEMO_GAP if name == "METEOR" else TOL
+        assert abs(out["eval"][name] - REFERENCE_EVAL[name]) <= gap, name
+    assert "SPICE was not computed" in out["why"] and "pycocoevalcap" in out["why"]
     rows = {int(k): v for k, v in out["images"]}
     assert out["evalImgs"] == [v for _, v in out["images"]] and list(rows) == out["ids"]
     assert len(rows) == 1000
@@ -463,6 +468,7 @@ def test_cocoevalcap_without_java_equals_the_reference_with_java(coco_data):
     want = {f"Bleu_{k + 1}": bleu[k] for k in range(4)}
     want["ROUGE_L"] = reference_rouge.Rouge().compute_score(gts, res)[1]
     want["CIDEr"] = Cider().compute_score(gts, res)[1]
+    # (METEOR per image: the three REFERENCE_IMAGES above; every caption: test_meteor_jar.py)
     for name, values in want.items():
         got = np.array([rows[i][name] for i in ids])
         assert np.abs(got - np.asarray(values)).max() <= TOL, name
@@ -478,27 +484,32 @@ def _small_coco(n_images: int):
     return coco, [{"image_id": i, "caption": c} for i, c in zip(ids, cands, strict=True)]
 
 
-def test_cocoevalcap_meteor_asked_without_java_warns_and_says_why(monkeypatch):
+def test_cocoevalcap_spice_asked_without_java_warns_and_says_why(monkeypatch):
     monkeypatch.setattr(compat.coco.shutil, "which", lambda name: None)
-    e = compat.COCOEvalCap(*_small_coco(5), verbose=False, metrics=["CIDEr", "METEOR"])
-    with pytest.warns(UserWarning, match="METEOR was asked for but not computed: .*java is not"):
+    e = compat.COCOEvalCap(*_small_coco(5), verbose=False, metrics=["CIDEr", "SPICE"])
+    with pytest.warns(UserWarning, match="SPICE was asked for but not computed: .*java is not"):
         e.evaluate()
     assert list(e.eval) == ["CIDEr"] and list(e.evalImgs[0]) == ["image_id", "CIDEr"]
     with pytest.raises(KeyError, match="java is not on PATH"):
+        e.eval["SPICE"]
+    with pytest.raises(KeyError, match="METEOR"):  # not asked for: a plain KeyError
         e.eval["METEOR"]
+    e = compat.COCOEvalCap(*_small_coco(5), verbose=False, metrics=["CIDEr"])
+    with pytest.warns(UserWarning):  # CIDEr's advice on 5 images, nothing about Java
+        e.evaluate()
     with pytest.raises(KeyError, match=r"SPICE was not computed: .* without Java"):
         e.eval["SPICE"]
     with pytest.raises(ValueError, match="metrics='CIDEr': give a list of names"):
         compat.COCOEvalCap(*_small_coco(1), metrics="CIDEr")
 
 
-def test_cocoevalcap_delegates_meteor_to_the_reference():
-    """METEOR by pycocoevalcap's Java program: a segment's score depends only
-    on its own captions, so the demo's first three images score as in the
-    reference run over all 1,000 (``REFERENCE_IMAGES``)."""
-    pytest.importorskip("pycocoevalcap.meteor.meteor", reason="the `ref` extra")
-    if compat.coco.shutil.which("java") is None:
-        pytest.skip("METEOR runs pycocoevalcap's Java program: no java on PATH")
+def test_cocoevalcap_meteor_is_the_jars_without_java(monkeypatch):
+    """METEOR by ``compat.Meteor``, no Java: a segment's score depends only on
+    its own captions, so the demo's first three images score as in the
+    reference run over all 1,000 (``REFERENCE_IMAGES``, the jar's numbers)."""
+    pytest.importorskip("pycocoevalcap", reason="METEOR reads its data from the `meteor` extra")
+    pytest.importorskip("snowballstemmer", reason="METEOR needs the `meteor` extra")
+    monkeypatch.setattr(compat.coco.shutil, "which", lambda name: None)  # no java
     coco, res = _small_coco(3)
     e = compat.COCOEvalCap(coco, res, verbose=False,
                            metrics=["Bleu", "METEOR", "ROUGE_L", "CIDEr"])  # fmt: skip
@@ -592,8 +603,8 @@ def test_cli_single_rouge_keeps_the_bootstrap(cli_files, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--metric", "bleu,meteor"], "--metric bleu,meteor: unknown 'meteor'; use one or"),
-        (["--metric", "bleu", "--bootstrap", "10"], "corpus BLEU is not a mean over images"),
+        (["--metric", "bleu,spice"], "--metric bleu,spice: unknown 'spice'; use one or"),
+        (["--metric", "bleu", "--bootstrap", "10"], "corpus BLEU and METEOR are not means over"),
         (["--metric", "bleu,rouge-l", "--df", "coco-val2014"], "used by CIDEr only"),
     ],
 )

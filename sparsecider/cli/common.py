@@ -20,6 +20,7 @@ from ..io.text import writes_to_stdout
 __all__ = [
     "CIDER_FAMILY",
     "SCORE_METRICS",
+    "SUMMED_METRICS",
     "UsageError",
     "candidate_files",
     "candidates_per_image",
@@ -170,7 +171,9 @@ def print_json(entries: list[dict], references, read_refs_s: float, out: TextIO,
     print(json.dumps(payload, indent=2), file=out)
 
 
-SCORE_METRICS = ("cider-d", "cider", "cider-r", "bleu", "rouge-l")
+SCORE_METRICS = ("cider-d", "cider", "cider-r", "bleu", "rouge-l", "meteor")
+#: the metrics whose corpus score sums statistics (not a mean over images)
+SUMMED_METRICS = ("bleu", "meteor")
 
 
 CIDER_FAMILY = ("cider-d", "cider", "cider-r")
@@ -193,6 +196,7 @@ def score_metric(metric: str, cands: list[str], refs: list[list[str]], args, df)
     from ..metrics.bleu import bleu
     from ..metrics.cider import cider, cider_d
     from ..metrics.cider_r import cider_r
+    from ..metrics.meteor.api import meteor
     from ..metrics.rouge import rouge_l
 
     common = {"tokenizer": args.tokenizer, "n_jobs": args.n_jobs}
@@ -200,6 +204,13 @@ def score_metric(metric: str, cands: list[str], refs: list[list[str]], args, df)
         return bleu(cands, refs, n=args.n, **common)
     if metric == "rouge-l":
         return rouge_l(cands, refs, **common)
+    if metric == "meteor":  # METEOR 1.5 normalises its text itself: ptb or whitespace first
+        from ..metrics.meteor.data import MeteorDataError
+
+        try:
+            return meteor(cands, refs, tokenizer=args.tokenizer)
+        except MeteorDataError as err:  # damaged data files: one line, as every error
+            raise UsageError(str(err)) from None
     if metric == "cider":
         return cider(cands, refs, n=args.n, df=df, progress=args.progress, **common)
     if metric == "cider-r":  # SacreEOS's defaults (repeat 0.8, length 0.2, alpha 1)

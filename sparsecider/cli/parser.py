@@ -166,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="override the detection of the files' format")  # fmt: skip
     score.add_argument("--metric", default="cider-d", metavar="METRIC[,METRIC...]",
                        help="one or a comma list of " + ", ".join(SCORE_METRICS) + " (bleu: "
-                       "BLEU-1..4); several give the paper table (see --format table)")  # fmt: skip
+                       "BLEU-1..4; meteor: METEOR 1.5 without Java, the meteor extra); several "
+                       "give the paper table (see --format table)")  # fmt: skip
     _common(score)
     score.add_argument("--sigma", type=_sigma, default=6.0, help=_SIGMA_HELP)
     score.add_argument("--format", choices=["json", "text", "tsv", "table"], default="json",

@@ -7,6 +7,7 @@ import time
 from ..io.captions import check_output, read_references
 from ..significance import approximate_randomization, bootstrap_ci, paired_bootstrap
 from .common import (
+    SUMMED_METRICS,
     UsageError,
     candidate_files,
     candidates_per_image,
@@ -82,7 +83,7 @@ def _paired(systems: list[dict], args) -> list[dict]:
 
 def run_score(args) -> int:
     out = summary_stream(args)
-    if len(args.metrics) > 1 or args.metrics == ["bleu"] or args.format == "table":
+    if len(args.metrics) > 1 or args.metrics[0] in SUMMED_METRICS or args.format == "table":
         return run_table(args)
     if args.paired and len(args.candidates) < 2:
         raise UsageError("--paired compares systems: give two or more -c files")

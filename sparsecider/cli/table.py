@@ -1,4 +1,4 @@
-"""``sparsecider score --metric bleu,rouge-l,cider-d``: several metrics, the paper table."""
+"""``sparsecider score --metric bleu,meteor,rouge-l,cider-d``: several metrics, the paper table."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ..io.captions import check_output, read_references
 from .common import (
     CIDER_FAMILY,
     SCORE_METRICS,
+    SUMMED_METRICS,
     UsageError,
     candidate_files,
     flat,
@@ -70,8 +71,8 @@ def run_table(args) -> int:
     if args.bootstrap or args.paired:
         raise UsageError(
             "--bootstrap and --paired resample one mean score: give one of "
-            + ", ".join(m for m in SCORE_METRICS if m != "bleu")
-            + " (corpus BLEU is not a mean over images)"
+            + ", ".join(m for m in SCORE_METRICS if m not in SUMMED_METRICS)
+            + " (corpus BLEU and METEOR are not means over images)"
         )
     if args.df != "corpus" and not set(args.metrics) & set(CIDER_FAMILY):
         raise UsageError(f"--df {args.df}: document frequencies are used by CIDEr only")

@@ -7,9 +7,10 @@ from it.  Same constructor, same ``compute_score(gts, res)`` inputs, same
 ``(float, ndarray)`` return value and the same numbers, computed by
 :func:`sparsecider.cider_d`.  ``Bleu`` and ``Rouge`` replace pycocoevalcap's
 ``Bleu`` and ``Rouge`` (:func:`sparsecider.bleu`, :func:`sparsecider.rouge_l`),
-and ``COCOEvalCap`` fills the COCO caption table (BLEU-1..4, ROUGE-L,
-CIDEr) without Java, METEOR and SPICE being delegated to pycocoevalcap on
-request.
+``Meteor`` its ``Meteor`` (:func:`sparsecider.meteor`, no Java; the
+``meteor`` extra), and ``COCOEvalCap`` fills the COCO caption table
+(BLEU-1..4, METEOR, ROUGE-L, CIDEr) without Java, SPICE being delegated to
+pycocoevalcap on request.
 
 Differences, all deliberate:
 
@@ -35,6 +36,7 @@ from .bleu_rouge import Bleu, Rouge
 from .cider import Cider, CiderD
 from .coco import COCOEvalCap, EvalScores
 from .hook import install, uninstall
+from .meteor import Meteor
 from .tokenizer import PTBTokenizer
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "Cider",
     "CiderD",
     "EvalScores",
+    "Meteor",
     "PTBTokenizer",
     "Rouge",
     "install",

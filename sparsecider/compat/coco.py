@@ -1,5 +1,5 @@
-"""``COCOEvalCap``: the COCO caption table (BLEU-1..4, ROUGE-L, CIDEr) without
-Java; METEOR and SPICE delegated to pycocoevalcap on request."""
+"""``COCOEvalCap``: the COCO caption table (BLEU-1..4, METEOR, ROUGE-L, CIDEr)
+without Java; SPICE delegated to pycocoevalcap on request."""
 
 from __future__ import annotations
 
@@ -9,27 +9,29 @@ import warnings
 from collections.abc import Mapping
 
 from ..io.coco import load_annotations, load_results
+from ..metrics.meteor.api import missing_extra
 from .bleu_rouge import Bleu, Rouge
 from .cider import Cider
+from .meteor import Meteor
 from .tokenizer import PTBTokenizer
 
 __all__ = ["COCOEvalCap", "EvalScores"]
 
 
-# the table's columns, in pycocoevalcap's order; METEOR and SPICE are its Java programs
+# the table's columns, in pycocoevalcap's order; SPICE is the one Java program left
 _METRICS = ("Bleu", "METEOR", "ROUGE_L", "CIDEr", "SPICE")
 
 
-_JAVA = ("METEOR", "SPICE")
+_JAVA = ("SPICE",)
 
 
-_WITHOUT_JAVA = ("Bleu", "ROUGE_L", "CIDEr")
+_WITHOUT_JAVA = ("Bleu", "METEOR", "ROUGE_L", "CIDEr")
 
 
 class EvalScores(dict):
     """``COCOEvalCap.eval``: a dict of corpus scores whose missing entries say why.
 
-    ``eval["METEOR"]`` when METEOR was not computed raises a ``KeyError``
+    ``eval["SPICE"]`` when SPICE was not computed raises a ``KeyError``
     explaining why and how to have it computed (a plain dict would only
     name the key).  Otherwise a ``dict``.
 
@@ -55,7 +57,7 @@ class EvalScores(dict):
 
 
 def _java_requirements() -> list[str]:
-    """What running pycocoevalcap's METEOR and SPICE here lacks (empty: nothing)."""
+    """What running pycocoevalcap's SPICE here lacks (empty: nothing)."""
     lacking = []
     if importlib.util.find_spec("pycocoevalcap") is None:
         lacking.append("pycocoevalcap is not installed (pip install pycocoevalcap)")
@@ -65,22 +67,10 @@ def _java_requirements() -> list[str]:
 
 
 def _java_score(name: str, gts: dict, res: dict):
-    """pycocoevalcap's own METEOR or SPICE of tokenized captions: ``(score, scores)``."""
-    if name == "SPICE":
-        from pycocoevalcap.spice.spice import Spice
+    """pycocoevalcap's own SPICE of tokenized captions: ``(score, scores)``."""
+    from pycocoevalcap.spice.spice import Spice
 
-        return Spice().compute_score(gts, res)
-    from pycocoevalcap.meteor.meteor import Meteor
-
-    meteor = Meteor()
-    try:
-        return meteor.compute_score(gts, res)
-    finally:
-        # end its Java process now, pipes closed (the reference leaves that to
-        # the garbage collector, with a ResourceWarning)
-        with meteor.lock:
-            meteor.meteor_p.kill()
-            meteor.meteor_p.communicate()
+    return Spice().compute_score(gts, res)
 
 
 class COCOEvalCap:
@@ -97,17 +87,19 @@ class COCOEvalCap:
     metrics : sequence of str, optional
         The columns to compute, among ``"Bleu"`` (Bleu_1 .. Bleu_4),
         ``"METEOR"``, ``"ROUGE_L"``, ``"CIDEr"`` and ``"SPICE"``.  Default:
-        ``("Bleu", "ROUGE_L", "CIDEr")``, every column sparsecider computes
-        itself.  METEOR and SPICE are Java programs (METEOR 1.5 with its
-        paraphrase tables, SPICE 1.0 with a Stanford CoreNLP parser):
-        when asked for, and when pycocoevalcap is installed and ``java`` is
-        on PATH, pycocoevalcap's own ``Meteor`` and ``Spice`` score the
-        tokenized captions; otherwise they are left out with a warning that
-        says what is missing.
+        ``("Bleu", "METEOR", "ROUGE_L", "CIDEr")``, every column sparsecider
+        computes itself.  METEOR (:class:`Meteor`, no Java) needs the
+        ``meteor`` extra: without it, the default leaves METEOR out (saying
+        why when ``verbose``), and an explicit ``"METEOR"`` is an
+        ``ImportError`` naming it.  SPICE is a Java program (SPICE 1.0 with
+        a Stanford CoreNLP parser): when asked for, and when pycocoevalcap
+        is installed and ``java`` is on PATH, pycocoevalcap's own ``Spice``
+        scores the tokenized captions; otherwise it is left out with a
+        warning that says what is missing.
 
     After :meth:`evaluate`: ``eval`` (``{"Bleu_1": ..., "Bleu_4": ...,
-    "ROUGE_L": ..., "CIDEr": ...}``, in pycocoevalcap's order, an
-    :class:`EvalScores` whose missing METEOR or SPICE entry raises a
+    "METEOR": ..., "ROUGE_L": ..., "CIDEr": ...}``, in pycocoevalcap's order,
+    an :class:`EvalScores` whose missing METEOR or SPICE entry raises a
     ``KeyError`` saying why), ``imgToEval`` (``{image_id: {"image_id": ...,
     "Bleu_1": ..., ...}}``), ``evalImgs`` (the same dicts as a list), with
     ``params["image_id"]`` the evaluated images (those of ``cocoRes``).
@@ -121,11 +113,13 @@ class COCOEvalCap:
         annotations do not have (see :func:`sparsecider.io.captions.load_results`),
         or an unknown metric.  A file that cannot be read raises
         :class:`sparsecider.io.text.CaptionFileError`, a ``ValueError``.
+    ImportError
+        ``"METEOR"`` given in ``metrics`` without the ``meteor`` extra.
 
     Examples
     --------
-    The coco-caption demo (its published table: Bleu_4 0.191, ROUGE_L 0.396,
-    CIDEr 0.600):
+    The coco-caption demo (its published table: Bleu_4 0.191, METEOR 0.195,
+    ROUGE_L 0.396, CIDEr 0.600):
 
     >>> from sparsecider.demo import load_demo
     >>> ids, cands, refs = load_demo(tokenized=False)
@@ -136,17 +130,24 @@ class COCOEvalCap:
     >>> e.evaluate()
     >>> {name: round(value, 3) for name, value in e.eval.items()}
     {'Bleu_1': 0.579, 'Bleu_2': 0.404, 'Bleu_3': 0.279, 'Bleu_4': 0.191,
-     'ROUGE_L': 0.396, 'CIDEr': 0.6}
+     'METEOR': 0.195, 'ROUGE_L': 0.396, 'CIDEr': 0.6}
     >>> e.eval["CIDEr"]
     0.5997905185184199
     """
 
-    def __init__(self, coco, cocoRes, verbose: bool = True, metrics=_WITHOUT_JAVA) -> None:
+    def __init__(self, coco, cocoRes, verbose: bool = True, metrics=None) -> None:
+        given = metrics is not None
+        metrics = _WITHOUT_JAVA if metrics is None else metrics
         if isinstance(metrics, str) or not all(m in _METRICS for m in metrics):
             raise ValueError(
                 f"metrics={metrics!r:.80}: give a list of names among "
                 + ", ".join(map(repr, _METRICS))
             )
+        # METEOR needs the meteor extra: asked for, its absence is an error now;
+        # by default, METEOR is left out (evaluate says why)
+        self._no_meteor = missing_extra() if "METEOR" in metrics else None
+        if given and self._no_meteor is not None:
+            raise ImportError(self._no_meteor)
         self.coco = load_annotations(coco)
         self.cocoRes = load_results(cocoRes, self.coco)
         self.verbose = verbose
@@ -156,31 +157,26 @@ class COCOEvalCap:
         self.imgToEval: dict = {}
         self.params = {"image_id": self.cocoRes.getImgIds()}
 
-    def _skipped_java(self) -> dict[str, str]:
-        """Why each of METEOR and SPICE will be left out (none: both computed);
-        warns once when some were asked for but cannot run."""
-        asked = [m for m in _JAVA if m in self.metrics]
-        lacking = _java_requirements() if asked else []
+    def _skipped(self) -> dict[str, str]:
+        """Why METEOR or SPICE will be left out (none: both computed); warns
+        once when SPICE was asked for but cannot run."""
         skipped = {}
-        if lacking:
-            reason = (
-                f"{' and '.join(asked)} {'was' if len(asked) == 1 else 'were'} asked for but "
-                f"not computed: pycocoevalcap's Java programs compute them, and "
-                + "; ".join(lacking)
+        if self._no_meteor is not None:
+            skipped["METEOR"] = f"METEOR was not computed: {self._no_meteor}"
+        if "SPICE" not in self.metrics:
+            skipped["SPICE"] = (
+                "SPICE was not computed: sparsecider computes BLEU, METEOR, ROUGE-L and CIDEr "
+                "without Java; SPICE is a Java program.  To add it, install pycocoevalcap and "
+                "Java and pass metrics=('Bleu', 'METEOR', 'ROUGE_L', 'CIDEr', 'SPICE'): "
+                "pycocoevalcap then scores the same tokenized captions (SPICE downloads "
+                "Stanford CoreNLP models on its first run)"
             )
-            warnings.warn(reason, UserWarning, stacklevel=3)
-            skipped.update(dict.fromkeys(asked, reason))
-        others = [m for m in _JAVA if m not in asked]
-        if others:
-            reason = (
-                f"{' and '.join(others)} {'was' if len(others) == 1 else 'were'} not computed: "
-                "sparsecider computes BLEU, ROUGE-L and CIDEr without Java; METEOR and SPICE "
-                "are Java programs.  To add them, install pycocoevalcap and Java and pass "
-                "metrics=('Bleu', 'METEOR', 'ROUGE_L', 'CIDEr', 'SPICE'): pycocoevalcap then "
-                "scores the same tokenized captions (SPICE downloads Stanford CoreNLP models "
-                "on its first run)"
+        elif lacking := _java_requirements():
+            skipped["SPICE"] = (
+                "SPICE was asked for but not computed: pycocoevalcap's Java program computes "
+                "it, and " + "; ".join(lacking)
             )
-            skipped.update(dict.fromkeys(others, reason))
+            warnings.warn(skipped["SPICE"], UserWarning, stacklevel=3)
         return skipped
 
     def _set(self, method: str, score, scores, image_ids) -> None:
@@ -224,16 +220,18 @@ class COCOEvalCap:
         Bleu_2: 0.507
         Bleu_3: 0.569
         Bleu_4: 0.603
+        computing METEOR score...
+        METEOR: 0.524
         computing Rouge score...
         ROUGE_L: 0.500
         computing CIDEr score...
         CIDEr: 5.000
-        METEOR and SPICE were not computed: sparsecider computes BLEU, ROUGE-L and CIDEr ...
-        >>> e.params["image_id"], e.eval["CIDEr"], e.eval["ROUGE_L"]
-        ([1, 2], 5.0, 0.5)
+        SPICE was not computed: sparsecider computes BLEU, METEOR, ROUGE-L and CIDEr ...
+        >>> e.params["image_id"], e.eval["CIDEr"], e.eval["ROUGE_L"], e.eval["METEOR"]
+        ([1, 2], 5.0, 0.5, 0.5235602094240838)
         >>> {name: round(value, 6) for name, value in e.evalImgs[1].items()}
         {'image_id': 2, 'Bleu_1': 0.0, 'Bleu_2': 0.0, 'Bleu_3': 0.0, 'Bleu_4': 0.0,
-         'ROUGE_L': 0.0, 'CIDEr': 0.0}
+         'METEOR': 0.0, 'ROUGE_L': 0.0, 'CIDEr': 0.0}
 
         (BLEU's smoothing leaves 1.8e-16 .. 9.8e-12 there, as in the reference.)
         """
@@ -248,7 +246,7 @@ class COCOEvalCap:
         res = tokenizer.tokenize(res)
         if self.verbose:
             print("setting up scorers...")
-        skipped = self._skipped_java()
+        skipped = self._skipped()
         self.eval = EvalScores(missing=skipped)
         for metric in self.metrics:
             if metric in skipped:
@@ -265,7 +263,7 @@ class COCOEvalCap:
             if metric in _JAVA:
                 score, scores = _java_score(metric, gts, res)
             else:
-                scorer = Rouge() if metric == "ROUGE_L" else Cider()
+                scorer = {"METEOR": Meteor, "ROUGE_L": Rouge, "CIDEr": Cider}[metric]()
                 score, scores = scorer.compute_score(gts, res)
                 score, scores = float(score), [float(v) for v in scores]
             self._set(metric, score, scores, gts)

@@ -9,13 +9,13 @@ The modules and names of pycocoevalcap 1.2 that evaluation toolkits import:
   ``pycocoevalcap.rouge.rouge.Rouge``, ``pycocoevalcap.cider.cider.Cider``,
   ``pycocoevalcap.cider.cider_scorer.CiderScorer``: sparsecider's
   (:mod:`.pycocoevalcap_scorers`);
-- ``pycocoevalcap.meteor.meteor``: with ``sparsecider.compat.Meteor`` (once
-  it exists) sparsecider's; until then the real module (Java), loaded from
-  the installed pycocoevalcap's own file so that its jar is found;
-- ``pycocoevalcap.spice.spice``: the real module (Java) likewise.
+- ``pycocoevalcap.meteor.meteor``: ``sparsecider.compat.Meteor`` (no Java;
+  it reads its data from the real package, the ``meteor`` extra);
+- ``pycocoevalcap.spice.spice``: the real module (Java), loaded from the
+  installed pycocoevalcap's own file so that its jars are found.
 
-Without Java or the real package, ``Meteor`` and ``Spice`` are classes whose
-construction raises a ``RuntimeError`` saying why: the modules still import.
+Without Java or the real package, ``Spice`` is a class whose construction
+raises a ``RuntimeError`` saying why: the modules still import.
 Every module has ``__sparsecider__`` (the real package's have not) and its
 ``__file__`` is this file.
 """
@@ -61,19 +61,17 @@ _OWN = {
     "PTBTokenizer": lambda: compat.PTBTokenizer,
     "Bleu": lambda: scorers.Bleu,
     "BleuScorer": lambda: scorers.BleuScorer,
-    "Meteor": lambda: getattr(compat, "Meteor", None) or scorers.java_stub("METEOR"),
+    "Meteor": lambda: compat.Meteor,
     "Rouge": lambda: scorers.Rouge,
     "Cider": lambda: scorers.Cider,
     "CiderScorer": lambda: scorers.CiderScorer,
     "Spice": lambda: scorers.java_stub("SPICE"),
 }
 # the real pycocoevalcap's files that run as they are (Java), when they can:
-# SPICE, and METEOR until sparsecider.compat has one (spice.py imports
-# get_stanford_models)
+# SPICE's (spice.py imports get_stanford_models)
 _JAVA_MODULES = {
     "pycocoevalcap.spice.spice": "SPICE",
     "pycocoevalcap.spice.get_stanford_models": "SPICE",
-    "pycocoevalcap.meteor.meteor": "METEOR",
 }
 
 
@@ -88,7 +86,7 @@ def announcement(variable: str) -> str:
 def real_file(fullname: str) -> str | None:
     """The real pycocoevalcap file serving ``fullname``, or None (ours serves it)."""
     metric = _JAVA_MODULES.get(fullname)
-    if metric is None or (metric == "METEOR" and hasattr(compat, "Meteor")):
+    if metric is None:
         return None
     if scorers.java_lacking(metric) is not None:
         return None

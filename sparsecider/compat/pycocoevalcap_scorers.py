@@ -4,11 +4,12 @@
 pycocoevalcap 1.2's signatures and return types: ``Bleu``, ``Rouge`` and
 ``Cider`` are :mod:`sparsecider.compat`'s, with ``signature`` (the
 :class:`sparsecider.Signature` of what they computed, marked as coming
-through the replacement) set by ``compute_score``; ``BleuScorer`` and
-``CiderScorer`` take ``scorer += (candidate, references)``; ``COCOEvalCap``
-computes the reference's five columns, each of METEOR and SPICE (Java
-programs, run by the real package) when it can.  Without Java or the real
-package, ``java_stub`` stands for ``Meteor`` and ``Spice``: a class whose
+through the replacement) set by ``compute_score``; ``Meteor`` is
+``sparsecider.compat.Meteor`` (no Java); ``BleuScorer`` and ``CiderScorer``
+take ``scorer += (candidate, references)``; ``COCOEvalCap`` computes the
+reference's five columns: METEOR when the ``meteor`` extra is installed,
+SPICE (a Java program, run by the real package) when it can.  Without Java
+or the real package, ``java_stub`` stands for ``Spice``: a class whose
 construction says why.
 """
 
@@ -27,6 +28,7 @@ from sparsecider import compat
 
 from ..core.result import Signature
 from ..metrics.cider import cider_d
+from ..metrics.meteor.api import missing_extra
 
 __all__ = ["TURN_OFF", "Bleu", "BleuScorer", "COCOEvalCap", "Cider", "CiderScorer", "Rouge",
            "java_lacking", "java_stub", "real_path"]  # fmt: skip
@@ -63,7 +65,7 @@ def java_lacking(metric: str) -> str | None:
 
 
 def java_stub(metric: str):
-    """``Meteor`` or ``Spice`` where Java or the real package is missing: a class
+    """``Spice`` where Java or the real package is missing: a class
     whose construction says why (a module importing it still imports)."""
 
     class Stub:
@@ -228,8 +230,9 @@ class BleuScorer:
 
 def _skip_reason(metric: str) -> str | None:
     """Why ``COCOEvalCap`` leaves ``metric`` out, or None."""
-    if metric == "METEOR" and hasattr(compat, "Meteor"):
-        return None
+    if metric == "METEOR":
+        missing = missing_extra()
+        return None if missing is None else f"METEOR was not computed: {missing}"
     lacking = java_lacking(metric)
     if lacking is not None:
         return f"{metric} was not computed: {lacking}"
@@ -259,8 +262,8 @@ def _close(scorer) -> None:
 
 class COCOEvalCap(compat.COCOEvalCap):
     """pycocoevalcap's ``COCOEvalCap(coco, cocoRes)``: Bleu_1..4, METEOR,
-    ROUGE_L, CIDEr and SPICE, as the reference computes them, each of
-    METEOR and SPICE when it can run (see the module's description).
+    ROUGE_L, CIDEr and SPICE, as the reference computes them, METEOR and
+    SPICE when they can run (see the module's description).
 
     ``signatures`` maps each column computed by sparsecider to its signature.
     """
@@ -302,7 +305,10 @@ class COCOEvalCap(compat.COCOEvalCap):
             finally:
                 _close(scorer)
             if hasattr(scorer, "signature"):
-                self.signatures[metric] = scorer.signature
+                signature = scorer.signature
+                if "pycocoevalcap_replacement" not in dict(signature.params):
+                    signature = _signed(signature)  # compat.Meteor's, served as it is
+                self.signatures[metric] = signature
             for sc, scs, m in (
                 zip(score, scores, method, strict=True)
                 if (isinstance(method, list))

@@ -20,8 +20,10 @@ if TYPE_CHECKING:
 __all__ = ["CiderResult", "Signature"]
 
 
-def _fmt(x: float) -> str:
-    """6 -> '6', 6.5 -> '6.5': the shortest exact decimal form."""
+def _fmt(x: float | str) -> str:
+    """6 -> '6', 6.5 -> '6.5': the shortest exact decimal form; a str as it is."""
+    if isinstance(x, str):
+        return x
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
@@ -38,7 +40,8 @@ class Signature(str):
     Fields, in the order of the line: ``metric``; ``n`` (absent for ROUGE-L);
     ``sigma`` (CIDEr-D only); ``beta`` (ROUGE-L only); ``params`` (the
     other parameters of a variant, ``(name, value)`` pairs printed as
-    ``name:value``: CIDEr-R's ``rc``, ``lc``, ``alpha``); ``df`` (how document
+    ``name:value``: CIDEr-R's ``rc``, ``lc``, ``alpha``; METEOR's language,
+    data checksum and stemmer, as strings); ``df`` (how document
     frequencies were obtained; absent for BLEU and ROUGE-L, which use none);
     ``tokenizer`` (``tok:``); ``scale`` (only when it differs from the
     reference's 10; None for the metrics that have none);
@@ -66,6 +69,10 @@ class Signature(str):
     >>> Signature("CIDEr-R", n=4, params=(("rc", 0.8), ("lc", 0.2), ("alpha", 1.0)),
     ...           df="corpus(n_images=2)", tokenizer="ptb", version="0.1.0")
     'CIDEr-R|n:4|rc:0.8|lc:0.2|alpha:1|df:corpus(n_images=2)|tok:ptb|version:0.1.0'
+    >>> Signature("METEOR-1.5", params=(("lang", "en"), ("norm", "yes"),
+    ...           ("data", "0a1b2c3d+4e5f6a7b"), ("snowball", "2.2.0")),
+    ...           tokenizer="ptb", scale=None, version="0.1.0")
+    'METEOR-1.5|lang:en|norm:yes|data:0a1b2c3d+4e5f6a7b|snowball:2.2.0|tok:ptb|version:0.1.0'
     """
 
     _FIELDS = ("metric", "n", "sigma", "beta", "params", "df", "tokenizer", "scale", "bootstrap",
@@ -75,7 +82,7 @@ class Signature(str):
     n: int | None
     sigma: float | None
     beta: float | None
-    params: tuple[tuple[str, float], ...]
+    params: tuple[tuple[str, float | str], ...]
     df: str | None
     tokenizer: str
     scale: float | None
@@ -93,7 +100,7 @@ class Signature(str):
         df: str | None = None,
         sigma: float | None = None,
         beta: float | None = None,
-        params: tuple[tuple[str, float], ...] = (),
+        params: tuple[tuple[str, float | str], ...] = (),
         scale: float | None = 10.0,
         bootstrap: int | None = None,
         seed: int | None = None,
@@ -168,13 +175,14 @@ _NOT_IN_A_FIELD = "|\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 @dataclass(frozen=True, eq=False)
 class CiderResult:
     """Scores of one call to :func:`sparsecider.cider_d`, :func:`sparsecider.cider`,
-    :func:`sparsecider.bleu` or :func:`sparsecider.rouge_l`.
+    :func:`sparsecider.bleu`, :func:`sparsecider.rouge_l` or :func:`sparsecider.meteor`.
 
     Attributes
     ----------
     score : float
-        Corpus score: the mean of ``scores``; for BLEU the corpus BLEU-n,
-        made from the statistics summed over all candidates (not a mean).
+        Corpus score: the mean of ``scores``; for BLEU and METEOR the
+        corpus score made from the statistics summed over all candidates
+        (not a mean).
     scores : ndarray of float64, shape (n_candidates,)
         One score per candidate, in input order (nested candidates flattened
         image after image).
@@ -182,7 +190,7 @@ class CiderResult:
         The per-order values: for CIDEr before averaging over orders, with
         the same scaling (``scores == per_order.mean(axis=1)``); for BLEU,
         BLEU-1 .. BLEU-n of each candidate (``scores == per_order[:, -1]``);
-        for ROUGE-L, shape (n_candidates, 1), the scores.
+        for ROUGE-L and METEOR, shape (n_candidates, 1), the scores.
     signature : Signature
         How the number was made: a ``str`` such as
         ``CIDEr-D|n:4|sigma:6|df:corpus(n_images=2)|tok:ptb|version:0.1.0``,
@@ -194,7 +202,8 @@ class CiderResult:
     ids : tuple or None
         The image ids, in output order, when the input was a mapping.
     metric : str
-        ``"CIDEr-D"``, ``"CIDEr"``, ``"BLEU-4"`` (``"BLEU-<n>"``) or ``"ROUGE-L"``.
+        ``"CIDEr-D"``, ``"CIDEr"``, ``"BLEU-4"`` (``"BLEU-<n>"``), ``"ROUGE-L"``
+        or ``"METEOR"``.
     df : DocumentFrequencies or None
         The document frequencies every image was scored with, when they
         exist as an object: given by the caller, or fitted by a streamed or
@@ -207,7 +216,13 @@ class CiderResult:
         CIDEr and CIDEr-D: how many candidates have no token after
         tokenization (an empty caption, or only punctuation with the PTB
         tokenizer).  They score 0, as in pycocoevalcap, and count in the
-        mean.  None for BLEU and ROUGE-L.
+        mean.  None for BLEU, ROUGE-L and METEOR.
+    statistics : ndarray of int64, shape (n_candidates, 23), or None
+        METEOR only: each candidate's 23 statistics, as METEOR 1.5's jar
+        reports them (lengths, function words and matches per module on
+        each side, chunks, matched words); integer counts, so sums over
+        any split of the corpus are exact
+        (:mod:`sparsecider.metrics.meteor.stats`).
 
     Notes
     -----
@@ -253,6 +268,7 @@ class CiderResult:
     df: DocumentFrequencies | None = None
     corpus_per_order: np.ndarray | None = None
     n_empty_candidates: int | None = None
+    statistics: np.ndarray | None = None
 
     @classmethod
     def from_per_order(
@@ -276,7 +292,9 @@ class CiderResult:
         )  # fmt: skip
 
     def __post_init__(self) -> None:
-        for arr in (self.scores, self.per_order, self.image_index, self.corpus_per_order):
+        arrays = (self.scores, self.per_order, self.image_index, self.corpus_per_order,
+                  self.statistics)  # fmt: skip
+        for arr in arrays:
             if arr is not None:
                 arr.setflags(write=False)
 

@@ -11,7 +11,9 @@ corpus score needs, without caption text, as plain arrays
 - CIDEr-D and CIDEr with fixed document frequencies: each candidate's
   per-order values, final as soon as its image is seen;
 - BLEU: each candidate's sufficient statistics (lengths, n-gram counts);
-- ROUGE-L: each candidate's best precision and recall.
+- ROUGE-L: each candidate's best precision and recall;
+- METEOR: each candidate's 23 statistics (integer counts: the corpus
+  score sums them, so any split merges exactly).
 
 States merge exactly (:meth:`CiderAccumulator.merge`), and
 :meth:`CiderAccumulator.compute` gives the :class:`~sparsecider.CiderResult`
@@ -39,6 +41,8 @@ from ..core.result import CiderResult
 from ..core.validate import check_beta, check_options
 from ..io.named import NAMED
 from ..metrics.bleu import BleuStatistics, bleu_result, corpus_statistics
+from ..metrics.meteor.api import check_tokenizer as meteor_tokenizer
+from ..metrics.meteor.api import data_checksum, meteor_result, meteor_statistics, resources
 from ..metrics.rouge import rouge_l_result, rouge_l_statistics, rouge_l_tokenizer
 from ..tokenizers import TokenizerLike, get_tokenizer
 from .state import (
@@ -56,7 +60,7 @@ from .state import (
 
 __all__ = ["METRICS", "CiderAccumulator"]
 
-METRICS = ("CIDEr-D", "CIDEr", "BLEU", "ROUGE-L")
+METRICS = ("CIDEr-D", "CIDEr", "BLEU", "ROUGE-L", "METEOR")
 
 
 class CiderAccumulator:
@@ -64,7 +68,9 @@ class CiderAccumulator:
 
     Parameters
     ----------
-    metric : {"CIDEr-D", "CIDEr", "BLEU", "ROUGE-L"}, default "CIDEr-D"
+    metric : {"CIDEr-D", "CIDEr", "BLEU", "ROUGE-L", "METEOR"}, default "CIDEr-D"
+        METEOR needs the ``meteor`` extra (checked when the accumulator
+        is made) and takes ``tokenizer="ptb"`` or ``"whitespace"`` only.
     n : int, optional
         Highest n-gram order (CIDEr, BLEU; default 4).
     sigma : float, optional
@@ -121,7 +127,7 @@ class CiderAccumulator:
         given = {"n": n, "sigma": sigma, "scale": scale, "beta": beta, "df": df}
         allowed = {
             "CIDEr-D": ("n", "sigma", "scale", "df"), "CIDEr": ("n", "scale", "df"),
-            "BLEU": ("n",), "ROUGE-L": ("beta",),
+            "BLEU": ("n",), "ROUGE-L": ("beta",), "METEOR": (),
         }[metric]  # fmt: skip
         extra = [name for name, value in given.items() if value is not None and name not in allowed]
         if extra:
@@ -137,6 +143,10 @@ class CiderAccumulator:
             self.kind = "tokens" if self._cider.df is None else "values"
             self._tokenizer = self._cider.tokenizer
             self._n, self._beta, frequencies = self._cider.n, None, self._cider.df
+        elif metric == "METEOR":
+            self.kind, self._n, self._beta, frequencies = "meteor", None, None, None
+            self._meteor = resources()  # the extra, checked now
+            self._tokenizer = get_tokenizer(meteor_tokenizer(tokenizer))
         else:
             self.kind = "bleu" if metric == "BLEU" else "rouge"
             self._n = check_int("n", 4 if n is None else n, maximum=MAX_N)
@@ -146,7 +156,7 @@ class CiderAccumulator:
         cider = self._cider
         self.options = {
             "metric": metric,
-            "n": None if metric == "ROUGE-L" else self._n,
+            "n": None if metric in ("ROUGE-L", "METEOR") else self._n,
             "sigma": None if cider is None else cider.sigma,
             "scale": None if cider is None else cider.scale,
             "beta": self._beta if metric == "ROUGE-L" else None,
@@ -156,6 +166,8 @@ class CiderAccumulator:
             "tokenizer": self._tokenizer.name,
             "hashing": SCHEME,
         }  # fmt: skip
+        if metric == "METEOR":  # states of other METEOR data do not merge
+            self.options["meteor_data"] = data_checksum(self._meteor)
         self._parts: list[dict] = []
         self._seen: set = set()
 
@@ -222,10 +234,13 @@ class CiderAccumulator:
         elif self.kind == "bleu":
             stats = corpus_statistics(corpus, n=self._n, tokenizer=self._tokenizer)
             part.update({name: getattr(stats, name) for name in ARRAYS["bleu"]})
+        elif self.kind == "meteor":
+            part["statistics"] = meteor_statistics(corpus, self._tokenizer.name, self._meteor)
         else:
             part["precision"], part["recall"] = rouge_l_statistics(corpus, self._tokenizer)
         self._add([part])
-        advise(corpus.candidates, corpus.references, self._tokenizer, frequencies)
+        if self.kind != "meteor":  # METEOR normalises its text itself
+            advise(corpus.candidates, corpus.references, self._tokenizer, frequencies)
 
     def _add(self, parts: list[dict]) -> None:
         parts = [part for part in parts if part["ids"].shape[0]]  # an empty rank adds nothing
@@ -328,7 +343,7 @@ class CiderAccumulator:
         if tokenizer is None:
             tokenizer = state_tokenizer(o.get("tokenizer"))
         made = cls(
-            metric, n=None if metric == "ROUGE-L" else o.get("n"), sigma=o.get("sigma"),
+            metric, n=None if metric in ("ROUGE-L", "METEOR") else o.get("n"), sigma=o.get("sigma"),
             scale=o.get("scale"), beta=o.get("beta"), df=df if fixed else None,
             tokenizer=tokenizer,
         )  # fmt: skip
@@ -382,6 +397,15 @@ class CiderAccumulator:
             stats = BleuStatistics(*(j[name] for name in ARRAYS["bleu"]))
             return bleu_result(stats, tokenizer=self.options["tokenizer"], n_images=n_images,
                                image_index=image, ids=ids)  # fmt: skip
+        if self.kind == "meteor":
+            return meteor_result(
+                j["statistics"],
+                tokenizer=self.options["tokenizer"],
+                n_images=n_images,
+                image_index=image,
+                ids=ids,
+                res=self._meteor,
+            )
         if self.kind == "rouge":
             return rouge_l_result(
                 j["precision"], j["recall"], beta=self._beta, tokenizer=self.options["tokenizer"],

@@ -58,6 +58,8 @@ ARRAYS = {
     "values": ("per_order", "empty"),
     "bleu": ("testlen", "reflen", "guess", "correct"),
     "rouge": ("precision", "recall"),
+    # METEOR: each candidate's 23 statistics (counts: sums are exact)
+    "meteor": ("statistics",),
 }
 
 
@@ -167,6 +169,7 @@ _INTEGERS = {
     "values": (),
     "bleu": ("testlen", "reflen", "guess", "correct"),
     "rouge": (),
+    "meteor": ("statistics",),
 }
 
 
@@ -247,6 +250,14 @@ def _check_values(state: Mapping, kind: str, n_candidates: int) -> None:
     elif kind == "rouge":
         for name in ("precision", "recall"):
             _check_range(state, name, 1.0, "1")
+    elif kind == "meteor":
+        stats = state["statistics"]
+        if stats.shape != (n_candidates, 23):
+            raise _bad(f"'statistics' must have shape {(n_candidates, 23)}, got {stats.shape}")
+        # matched words (columns 21, 22) never exceed the lengths (columns 0, 1)
+        above = stats[:, 21:23] > stats[:, 0:2]
+        if above.any():
+            raise _bad(f"'statistics' row {_first(above)[0]} matches more words than it has")
 
 
 def image_id_array(ids: object, n_images: int) -> np.ndarray:
@@ -337,6 +348,8 @@ def empty_part(kind: str, n: int | None, metric: str) -> dict:
     elif kind == "bleu":
         part.update({name: np.zeros(0, np.int64) for name in ("testlen", "reflen")})
         part.update({name: np.zeros((0, n), np.int64) for name in ("guess", "correct")})
+    elif kind == "meteor":
+        part["statistics"] = np.zeros((0, 23), np.int64)
     else:
         part.update(precision=np.zeros(0), recall=np.zeros(0))
     return part

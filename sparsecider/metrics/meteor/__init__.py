@@ -7,12 +7,21 @@ installed pycocoevalcap.
 Layers: :mod:`.normalize` (``-norm``) -> :mod:`.matchers` (candidate matches, with
 :mod:`.paraphrase` and :mod:`.cache` for the paraphrase table) -> :mod:`.align` (the
 alignment) -> :mod:`.segment` (23 statistics per segment) -> :mod:`.stats` (scores).
-:mod:`.score` is the functional entry.
+:mod:`.score` is the functional entry; :mod:`.api` the public face
+(:func:`sparsecider.meteor`).
 """
 
 from __future__ import annotations
 
+from .api import meteor
 from .score import meteor_scores, segment_statistics
 from .stats import corpus_score, segment_scores, summed
 
-__all__ = ["corpus_score", "meteor_scores", "segment_scores", "segment_statistics", "summed"]
+__all__ = [
+    "corpus_score",
+    "meteor",
+    "meteor_scores",
+    "segment_scores",
+    "segment_statistics",
+    "summed",
+]

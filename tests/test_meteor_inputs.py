@@ -1,0 +1,263 @@
+"""METEOR's faces on bad input, without the ``meteor`` extra, and on damaged data files.
+
+Bad input is refused by the one validator every metric shares, with the same
+messages; what METEOR accepts (empty captions, any text, line separators,
+very long captions) gives the jar's numbers, printed by the real pycocoevalcap
+1.2 ``Meteor`` on the captions shown.  The missing extra and the damaged files
+are simulated: a hidden or other-version snowballstemmer, a pycocoevalcap the
+path finder cannot see, a package folder holding a truncated copy of a file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.machinery
+import io
+import json
+import re
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip(
+    "pycocoevalcap", reason="METEOR reads its data from pycocoevalcap (the `meteor` extra)"
+)
+pytest.importorskip("snowballstemmer", reason="METEOR needs snowballstemmer (the `meteor` extra)")
+
+import sparsecider
+from sparsecider import CiderAccumulator
+from sparsecider.cli import main
+from sparsecider.compat import COCOEvalCap, Meteor
+from sparsecider.metrics.meteor.data import MeteorDataError
+
+INSTALL = 'pip install "sparsecider[meteor]"'
+COCO = {"images": [{"id": 1}], "annotations": [{"image_id": 1, "caption": "A dog runs."}]}
+RESULTS = [{"image_id": 1, "caption": "A dog."}]
+
+
+# ---- bad input: the shared validator's errors --------------------------------------------
+
+BAD = [
+    ([], [], ValueError, "there are no images to score"),
+    (["a dog"], [[]], ValueError, r"references\[0\] is empty"),
+    (["a dog"], ["a dog"], TypeError, r"references\[0\] is a string"),
+    ([1], [["a dog"]], TypeError, r"candidates\[0\] must be a string .* got int"),
+    (["a dog"], [["a dog", None]], TypeError, r"references\[0\]\[1\] must be a string"),
+    ({"x": "a"}, {"y": ["a"]}, ValueError, r"only in candidates: \['x'\].*only in references"),
+    (["a", "b"], [["a"]], ValueError, "candidates has 2 images but references has 1"),
+    ("a dog", [["a dog"]], TypeError, "wrap a single caption as"),
+]
+
+
+@pytest.mark.parametrize(("cands", "refs", "error", "message"), BAD)
+def test_bad_input_is_named_as_for_every_metric(cands, refs, error, message):
+    with pytest.raises(error, match=message):
+        sparsecider.meteor(cands, refs)
+    with pytest.raises(error, match=message):
+        sparsecider.bleu(cands, refs)  # the same validator, the same words
+    with pytest.raises(error, match=message):
+        CiderAccumulator("METEOR").update(cands, refs, ids=list(range(len(refs))) or [0])
+
+
+def test_an_unknown_tokenizer_is_named():
+    with pytest.raises(ValueError, match="tokenizer='char': METEOR takes 'ptb'"):
+        sparsecider.meteor(["a dog"], [["a dog"]], tokenizer="char")
+    with pytest.raises(ValueError, match="METEOR takes 'ptb'"):
+        sparsecider.meteor(["a dog"], [["a dog"]], tokenizer=str.split)
+
+
+# ---- what METEOR accepts: the jar's numbers -----------------------------------------------
+
+
+@pytest.mark.parametrize("tokenizer", ["ptb", "whitespace"])
+def test_empty_captions_score_as_the_jar(tokenizer):
+    # the jar: 0.2465391803986196, [0.0, 0.29170666383042776, 0.0, 0.0]
+    refs = [[""], ["a dog runs", ""], [""], ["   "]]
+    r = sparsecider.meteor(["a dog", "a dog", "", "a dog"], refs, tokenizer=tokenizer)
+    assert r.score == 0.2465391803986196
+    assert r.scores.tolist() == [0.0, 0.29170666383042776, 0.0, 0.0]
+    assert r.statistics[2].tolist() == [0] * 23
+
+
+def test_non_ascii_text_scores_as_the_jar():
+    # tests/fixtures/meteor_examples.json holds the jar's statistics of this pair
+    with open(Path(__file__).parent / "fixtures" / "meteor_examples.json", encoding="utf-8") as f:
+        example = next(e for e in json.load(f)["examples"] if "Ελληνικά" in e["hyp"])
+    r = sparsecider.meteor([example["hyp"]], [example["refs"]], tokenizer="whitespace")
+    assert r.statistics.tolist() == [example["stats"]] and r.scores.tolist() == [example["score"]]
+
+
+SEPARATORS = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\t", "\xa0"]
+# the jar, each separator inside the candidate and the second reference (the jar reads a
+# line per segment, and these are not line ends to it)
+JAR_SEPARATED = [0.409836505727393, 0.409836505727393, 0.409836505727393, 0.17543859649122806,
+                 0.4645695216158345, 0.409836505727393, 0.409836505727393, 0.409836505727393,
+                 0.4645695216158345, 0.4645695216158345]  # fmt: skip
+
+
+def test_line_separators_score_as_the_jar():
+    cands = [f"a dog{s}runs on grass" for s in SEPARATORS]
+    refs = [["a dog runs on the grass", f"the{s}dog runs"] for s in SEPARATORS]
+    r = sparsecider.meteor(cands, refs, tokenizer="whitespace")
+    assert r.scores.tolist() == JAR_SEPARATED and r.score == 0.4006857417098194
+    # through the PTB tokenizer, a separator is a space (SPEC: sparsecider never splits a
+    # caption there, as the Java tokenizer's line reading does): the jar's number for
+    # "a dog runs on grass" against "a dog runs on the grass" and "the dog runs"
+    raw = sparsecider.meteor(
+        [f"A dog{s}runs on grass." for s in [*SEPARATORS, "\r\n", "\n"]],
+        [["A dog runs on the grass.", f"The{s}dog runs."] for s in [*SEPARATORS, "\r\n", "\n"]],
+    )
+    assert set(raw.scores.tolist()) == {0.4645695216158345}
+
+
+@pytest.mark.parametrize("side", ["candidate", "reference"])
+def test_a_one_megabyte_caption_is_scored(side):
+    # 2**19 words, two of which ("a dog") match "a dog runs": counted by hand. The time
+    # it takes against its length: benchmarks/bench_meteor_faces.py
+    long = "a dog " + "zq " * (2**19 - 2)
+    assert len(long) > 2**20
+    short = "a dog runs"
+    if side == "candidate":
+        r = sparsecider.meteor([long], [[short]], tokenizer="whitespace")
+        lengths = [2**19, 3]
+    else:
+        r = sparsecider.meteor([short], [[long]], tokenizer="whitespace")
+        lengths = [3, 2**19]
+    s = r.statistics[0].tolist()
+    assert s[:2] == lengths and s[20:] == [1, 2, 2]  # one chunk, two words matched each side
+    assert 0 < r.score < 0.1
+
+
+# ---- without the meteor extra -------------------------------------------------------------
+
+
+def _no_stemmer(monkeypatch):
+    monkeypatch.setitem(sys.modules, "snowballstemmer", None)  # import raises ImportError
+
+
+def _other_stemmer(monkeypatch):
+    import snowballstemmer
+
+    monkeypatch.setattr(snowballstemmer, "__version__", "3.0.1", raising=False)
+
+
+def _no_pycocoevalcap(monkeypatch):
+    find = importlib.machinery.PathFinder.find_spec
+
+    def find_spec(name, path=None, target=None):
+        return None if name == "pycocoevalcap" else find(name, path, target)
+
+    monkeypatch.setattr(importlib.machinery.PathFinder, "find_spec", find_spec)
+
+
+MISSING = {
+    "no snowballstemmer": (_no_stemmer, "snowballstemmer==2.2.0 .* not installed"),
+    "snowballstemmer 3": (_other_stemmer, "snowballstemmer==2.2.0, found 3.0.1"),
+    "no pycocoevalcap": (_no_pycocoevalcap, "from pycocoevalcap 1.2, which is not installed"),
+}
+
+
+@pytest.mark.parametrize("case", list(MISSING))
+def test_every_face_names_the_extra(case, monkeypatch, tmp_path, capsys):
+    simulate, why = MISSING[case]
+    simulate(monkeypatch)
+    message = f"{why}.*{re.escape(INSTALL)}"
+    with pytest.raises(ImportError, match=message):
+        sparsecider.meteor(["a dog"], [["a dog"]])
+    with pytest.raises(ImportError, match=message):
+        Meteor()
+    with pytest.raises(ImportError, match=message):
+        CiderAccumulator("METEOR")
+    with pytest.raises(ImportError, match=message):
+        COCOEvalCap(COCO, RESULTS, metrics=["Bleu", "METEOR"])
+    # by default COCOEvalCap leaves METEOR out and says why
+    e = COCOEvalCap(COCO, RESULTS, verbose=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # CIDEr's advice on one image
+        e.evaluate()
+    assert "METEOR" not in e.eval and "CIDEr" in e.eval
+    with pytest.raises(KeyError, match=f"METEOR was not computed: .*{message}"):
+        e.eval["METEOR"]
+    refs, cands = tmp_path / "r.jsonl", tmp_path / "c.jsonl"
+    refs.write_text(json.dumps({"id": 1, "references": ["a dog runs"]}) + "\n")
+    cands.write_text(json.dumps({"id": 1, "caption": "a dog"}) + "\n")
+    assert main(["score", "-r", str(refs), "-c", str(cands), "--metric", "meteor"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("sparsecider: error: METEOR") and INSTALL in err
+    assert len(err.splitlines()) == 1
+
+
+def test_the_replacements_cocoevalcap_leaves_meteor_out_without_the_extra(monkeypatch):
+    from sparsecider.compat.hook import install, uninstall
+
+    _no_stemmer(monkeypatch)
+    install(quiet=True)
+    try:
+        from pycocoevalcap.eval import COCOEvalCap as Replaced
+
+        e = Replaced(COCO, RESULTS)
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            e.evaluate()
+        assert any(str(x.message).startswith("METEOR was not computed") for x in w)
+        assert "METEOR" not in e.eval and "CIDEr" in e.eval
+    finally:
+        uninstall()
+
+
+# ---- damaged data files -------------------------------------------------------------------
+
+
+def _real_meteor_folder() -> Path:
+    spec = importlib.machinery.PathFinder.find_spec("pycocoevalcap")
+    return next(
+        Path(p) / "meteor"
+        for p in spec.submodule_search_locations
+        if (Path(p) / "meteor" / "meteor-1.5.jar").is_file()
+    )
+
+
+@pytest.fixture
+def damaged(tmp_path, monkeypatch):
+    """``damaged(name)``: a pycocoevalcap first on sys.path whose file ``name``
+    (``meteor-1.5.jar`` or ``paraphrase-en.gz``) is a truncated copy; the other
+    file is the real one.  The cache goes to a temporary folder."""
+    real = _real_meteor_folder()
+    package = tmp_path / "site" / "pycocoevalcap"
+    (package / "meteor" / "data").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+
+    def make(name: str) -> Path:
+        files = {"meteor-1.5.jar": "meteor-1.5.jar", "paraphrase-en.gz": "data/paraphrase-en.gz"}
+        for other, relative in files.items():
+            target = package / "meteor" / relative
+            if other == name:
+                with open(real / relative, "rb") as f:
+                    target.write_bytes(f.read(1 << 20))  # the first MB only
+            else:
+                target.symlink_to(real / relative)
+        return package / "meteor" / files[name]
+
+    return make
+
+
+@pytest.mark.parametrize("name", ["meteor-1.5.jar", "paraphrase-en.gz"])
+def test_a_truncated_data_file_is_named_with_what_to_reinstall(name, damaged, capsys, tmp_path):
+    path = damaged(name)
+    message = f"{path}.*reinstall pycocoevalcap"
+    with pytest.raises(MeteorDataError, match=message):
+        sparsecider.meteor(["a dog"], [["a dog runs"]])
+    with pytest.raises(MeteorDataError, match=message):
+        Meteor()
+    refs, cands = tmp_path / "r.jsonl", tmp_path / "c.jsonl"
+    refs.write_text(json.dumps({"id": 1, "references": ["a dog runs"]}) + "\n")
+    cands.write_text(json.dumps({"id": 1, "caption": "a dog"}) + "\n")
+    capsys.readouterr()
+    assert main(["score", "-r", str(refs), "-c", str(cands), "--metric", "meteor"]) == 1
+    err = capsys.readouterr().err
+    assert str(path) in err and "reinstall pycocoevalcap" in err
+    assert err.splitlines()[-1].startswith("sparsecider: error: ")
