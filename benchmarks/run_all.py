@@ -1,8 +1,8 @@
 """Run every benchmark in turn, then rewrite the tables of benchmarks/README.md.
 
 Usage: ``python -m benchmarks.run_all [--skip NAME ...]`` (names: coco, bleu_rouge, raw,
-tokenize, ptb_fuzz, meteor_fuzz, ptb_long, meteor_long, long_inputs, rl, scaling, stream, cjk, variants,
-toolkit).  About an hour on a 2-core machine, mostly the reference implementation and the
+tokenize, ptb_fuzz, meteor_fuzz, ptb_long, meteor_long, long_inputs, rl, scaling, stream, cjk,
+variants, toolkit).  About an hour on a 2-core machine, mostly the reference implementation and the
 long captions.
 Each benchmark checks agreement before timing and stops the run on a disagreement; the two
 fuzzes (ptb_fuzz, meteor_fuzz) report their mismatch rates instead; meteor_fuzz says so and
