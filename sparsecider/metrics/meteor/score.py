@@ -13,9 +13,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .align import align
+from .batch import MAX_FAST, candidates_of_pairs, caption_table
+from .beam import align_pairs
 from .normalize import normalize
+from .pairstats import alignment_statistics
 from .resources import Resources, load
-from .segment import Caption, SynonymTypes, segment_stats, stats_array
+from .segment import Caption, SynonymTypes, alignment_stats, pair_candidates, stats_array
 from .stats import N_STATS, corpus_score, segment_scores, summed
 
 __all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
@@ -136,23 +140,57 @@ def segment_statistics(
 
 def _chunk(candidates: Sequence[str], references: Sequence[Sequence[str]], res: Resources):
     fields = [jar_fields(c, r) for c, r in zip(candidates, references, strict=True)]
-    memo: dict[str, str] = {}
+    memo: dict[str, int] = {}
+    texts: list[str] = []
+    raw: dict[str, int] = {}
 
-    def norm(t: str) -> str:
-        n = memo.get(t)
-        if n is None:
-            n = memo[t] = normalize(t, res.prefixes)
-        return n
+    def cid(t: str) -> int:
+        # each distinct raw text normalised once, each distinct normalised text typed once
+        k = raw.get(t)
+        if k is None:
+            n = normalize(t, res.prefixes)
+            k = memo.get(n)
+            if k is None:
+                k = memo[n] = len(texts)
+                texts.append(n)
+            raw[t] = k
+        return k
 
-    hyps = [norm(h) for h, _ in fields]
-    refs = [[norm(r) for r in rs] for _, rs in fields]
-    caps = _captions(hyps + [r for rs in refs for r in rs], res)
-    vocab = {t for rs in refs for r in rs for t in caps[r].tokens}
+    hyp_ids = [cid(h) for h, _ in fields]
+    ref_ids = [[cid(r) for r in rs] for _, rs in fields]
+    n_refs = np.fromiter((len(rs) for rs in ref_ids), np.int64, len(ref_ids))
+    seg = np.repeat(np.arange(len(fields)), n_refs)
+    hyp = np.asarray(hyp_ids, dtype=np.int64)[seg]
+    ref = np.fromiter((r for rs in ref_ids for r in rs), np.int64, int(n_refs.sum()))
+    tab = caption_table(texts, res)
+    lens = tab.lengths()
+    fast = (lens[hyp] <= MAX_FAST) & (lens[ref] <= MAX_FAST)
+    stats = np.zeros((seg.size, N_STATS), dtype=np.int64)
+    fp = np.flatnonzero(fast)
+    cands = candidates_of_pairs(tab, hyp[fp], ref[fp], res)
+    chosen = align_pairs(cands, fp.size)
+    stats[fp] = alignment_statistics(tab, hyp[fp], ref[fp], cands, chosen)
+    slow = np.flatnonzero(~fast)
+    if slow.size:
+        stats[slow] = _slow_pairs(texts, hyp[slow], ref[slow], res)
+    # Each segment keeps its best reference: the highest score, then the earliest.
+    scores = segment_scores(stats)
+    order = np.lexsort((np.arange(seg.size), -scores, seg))
+    first = np.r_[True, seg[order][1:] != seg[order][:-1]]
+    return stats[order[first]]
+
+
+def _slow_pairs(texts: list[str], hyp: np.ndarray, ref: np.ndarray, res: Resources) -> np.ndarray:
+    """Statistics of pairs with long captions, one pair at a time (linear in their length)."""
+    used = sorted(set(hyp.tolist()) | set(ref.tolist()))
+    caps = _captions([texts[k] for k in used], res)
+    vocab = {t for r in set(ref.tolist()) for t in caps[texts[r]].tokens}
     syn = SynonymTypes(vocab, res.lexicon)
-    rows = [
-        segment_stats(caps[h], [caps[r] for r in rs], res, syn)
-        for h, rs in zip(hyps, refs, strict=True)
-    ]
+    rows = []
+    for h, r in zip(hyp.tolist(), ref.tolist(), strict=True):
+        test, other = caps[texts[h]], caps[texts[r]]
+        props = pair_candidates(test, other, res.paraphrases.partners, syn)
+        rows.append(alignment_stats(test, other, align(props, len(test.tokens))))
     return stats_array(rows)
 
 

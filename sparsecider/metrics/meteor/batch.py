@@ -1,0 +1,265 @@
+"""Candidate matches of many caption pairs at once, as flat integer arrays (specification 5).
+
+The same candidates as :func:`~.segment.pair_candidates` (its per-pair twin), made for a whole
+chunk of pairs with array operations: every distinct caption is split, stemmed and looked up
+once, its tokens become integer type ids, and the candidates of all pairs come from a few joins.
+Pairs whose captions exceed :data:`MAX_FAST` tokens go to the per-pair code instead (their
+positions would not fit the 64-bit masks of :mod:`.beam`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
+from .resources import Resources
+
+__all__ = ["MAX_FAST", "CaptionTable", "Candidates", "candidates_of_pairs", "caption_table"]
+
+#: Longest caption (tokens) the array path handles; longer ones take the per-pair path.
+MAX_FAST = 64
+
+
+@dataclass
+class CaptionTable:
+    """Distinct normalised captions of a chunk, as arrays.
+
+    Attributes
+    ----------
+    texts : list of str
+    off : ndarray (n_captions + 1,)
+        Token offsets of each caption in ``tok``.
+    tok, stem, func : ndarray (n_tokens,)
+        Type id, stem id and function-word flag of every token.
+    syn_keys : ndarray
+        Sorted ``a * n_types + b`` for type pairs a != b sharing a WordNet synset.
+    has_syn : ndarray (n_types,) bool
+    occ_off : ndarray (n_captions + 1,)
+        Offsets of each caption's phrase occurrences.
+    occ_start, occ_len, occ_pid : ndarray
+        Paraphrase-table phrases occurring in the captions (ordered by caption, start, length).
+    n_types : int
+    """
+
+    texts: list
+    off: np.ndarray
+    tok: np.ndarray
+    stem: np.ndarray
+    func: np.ndarray
+    syn_keys: np.ndarray
+    has_syn: np.ndarray
+    occ_off: np.ndarray
+    occ_start: np.ndarray
+    occ_len: np.ndarray
+    occ_pid: np.ndarray
+    n_types: int
+
+    def lengths(self) -> np.ndarray:
+        """Number of tokens of each caption."""
+        return np.diff(self.off)
+
+
+@dataclass
+class Candidates:
+    """Candidate matches of many pairs, sorted by (pair, t_start, t_len, r_start, r_len).
+
+    ``count`` is the number of proposals of the span pair (exact pairs count 1), ``stage`` the
+    earliest proposing stage.
+    """
+
+    pair: np.ndarray
+    ts: np.ndarray
+    tl: np.ndarray
+    rs: np.ndarray
+    rl: np.ndarray
+    stage: np.ndarray
+    count: np.ndarray
+
+
+def caption_table(texts: list[str], res: Resources) -> CaptionTable:
+    """Split, type, stem and phrase-index distinct normalised captions.
+
+    Parameters
+    ----------
+    texts : list of str
+        Distinct normalised captions.
+    res : Resources
+    """
+    types: dict[str, int] = {}
+    setdefault = types.setdefault
+    ids: list[int] = []
+    lens = np.zeros(len(texts), dtype=np.int64)
+    for c, t in enumerate(texts):
+        if t:
+            words = t.split(" ")
+            ids.extend([setdefault(w, len(types)) for w in words])
+            lens[c] = len(words)
+    off = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(lens, out=off[1:])
+    tok = np.asarray(ids, dtype=np.int64)
+    # Per-type features, one Python call per distinct word (the lexicon memoises across chunks).
+    lex, fw, index = res.lexicon, res.function_words, res.paraphrases
+    words = list(types)
+    stems: dict[str, int] = {}
+    t_stem = np.fromiter(
+        (stems.setdefault(lex.stem(w), len(stems)) for w in words), np.int64, len(words)
+    )
+    t_func = np.fromiter((w in fw for w in words), bool, len(words))
+    t_pword = np.fromiter((index.vocab.get(w, 0) for w in words), np.int64, len(words))
+    synset_ids: dict[str, int] = {}
+    pt, ps = [], []
+    for k, w in enumerate(words):
+        for s in lex.synsets(w):
+            pt.append(k)
+            ps.append(synset_ids.setdefault(s, len(synset_ids)))
+    has_syn = np.zeros(len(words), dtype=bool)
+    has_syn[pt] = True
+    syn_keys = _synonym_pairs(np.asarray(pt, np.int64), np.asarray(ps, np.int64), len(words))
+    # Paraphrase phrases of every caption, in one vectorised lookup.
+    ends = np.repeat(off[1:], lens)
+    starts, plens, pids = index.find(t_pword[tok], ends)
+    owner = np.searchsorted(off, starts, side="right") - 1
+    occ_off = np.searchsorted(owner, np.arange(len(texts) + 1))
+    return CaptionTable(
+        texts=texts,
+        off=off,
+        tok=tok,
+        stem=t_stem[tok],
+        func=t_func[tok],
+        syn_keys=syn_keys,
+        has_syn=has_syn,
+        occ_off=occ_off,
+        occ_start=starts - off[owner],
+        occ_len=plens,
+        occ_pid=pids,
+        n_types=len(words),
+    )
+
+
+def _synonym_pairs(types: np.ndarray, synsets: np.ndarray, n_types: int) -> np.ndarray:
+    """Sorted unique ``a * n_types + b``, a != b, for types sharing a synset."""
+    if types.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.argsort(synsets, kind="stable")
+    t, s = types[order], synsets[order]
+    start = np.searchsorted(s, s, side="left")
+    size = np.searchsorted(s, s, side="right") - start
+    row, col = _expand(start, size)
+    a, b = t[row], t[col]
+    keys = a * n_types + b
+    return np.unique(keys[a != b])
+
+
+def _expand(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each i, the indices starts[i] .. starts[i] + sizes[i] - 1: (owner i, index)."""
+    owner = np.repeat(np.arange(sizes.size), sizes)
+    first = np.cumsum(sizes) - sizes
+    idx = np.arange(owner.size) - first[owner] + starts[owner]
+    return owner, idx
+
+
+def _join(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (i, j) with left[i] == right[j], grouped by i (j ascending within)."""
+    order = np.argsort(right, kind="stable")
+    rs = right[order]
+    lo = np.searchsorted(rs, left, side="left")
+    hi = np.searchsorted(rs, left, side="right")
+    li, pos = _expand(lo, hi - lo)
+    return li, order[pos]
+
+
+def candidates_of_pairs(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, res) -> Candidates:
+    """Candidates of the pairs (hyp[p], ref[p]) (caption indexes into ``tab``).
+
+    Every caption must have at most :data:`MAX_FAST` tokens.
+    """
+    off = tab.off
+    m = off[hyp + 1] - off[hyp]
+    n = off[ref + 1] - off[ref]
+    # One-word candidates: every (test word, reference word) of every pair.
+    p, k = _expand(np.zeros(hyp.size, np.int64), m * n)
+    i = k // n[p]
+    j = k - i * n[p]
+    ti = off[hyp][p] + i
+    rj = off[ref][p] + j
+    a, b = tab.tok[ti], tab.tok[rj]
+    exact = a == b
+    stem = (tab.stem[ti] == tab.stem[rj]) & ~exact
+    syn = ~exact & tab.has_syn[a] & tab.has_syn[b]
+    if syn.any():
+        q = np.flatnonzero(syn)
+        keys = a[q] * tab.n_types + b[q]
+        at = np.searchsorted(tab.syn_keys, keys)
+        at[at == tab.syn_keys.size] = 0
+        syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False
+    keep = np.flatnonzero(exact | stem | syn)
+    one = (
+        p[keep],
+        i[keep],
+        np.ones(keep.size, np.int64),
+        j[keep],
+        np.ones(keep.size, np.int64),
+        np.where(exact[keep], EXACT, np.where(stem[keep], STEM, SYNONYM)),
+        np.where(exact[keep], 1, stem[keep].astype(np.int64) + syn[keep]),
+    )
+    parts = [one, *_paraphrase(tab, hyp, ref, res)]
+    cols = [np.concatenate([part[c] for part in parts]) for c in range(7)]
+    pair, ts, tl, rs, rl, stage, count = cols
+    key = (((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    take = order[first]
+    return Candidates(
+        pair=pair[take],
+        ts=ts[take],
+        tl=tl[take],
+        rs=rs[take],
+        rl=rl[take],
+        stage=np.minimum.reduceat(stage[order], first) if first.size else stage[:0],
+        count=np.add.reduceat(count[order], first) if first.size else count[:0],
+    )
+
+
+def _paraphrase(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, res) -> list[tuple]:
+    """Paraphrase candidates of both directions, one row per proposing table entry."""
+    index = res.paraphrases
+    occ_pid = tab.occ_pid
+    if occ_pid.size == 0:
+        return []
+    indptr, partner = index.arrays["fwd_indptr"], index.arrays["fwd_partner"]
+    # Partners of every occurrence, kept only when the partner occurs somewhere in the chunk.
+    present = np.unique(occ_pid)
+    lo = indptr[occ_pid]
+    xo, xi = _expand(lo, indptr[occ_pid + 1] - lo)
+    xq = partner[xi].astype(np.int64)
+    at = np.searchsorted(present, xq)
+    at[at == present.size] = 0
+    ok = present[at] == xq
+    xo, xq = xo[ok], xq[ok]
+    x_off = np.searchsorted(xo, np.arange(occ_pid.size + 1))
+    n_phr = int(index.hashes.size)
+    out = []
+    # An entry (p1, p2) proposes test p1 with reference p2, and reference p1 with test p2.
+    for src, dst, flip in ((hyp, ref, False), (ref, hyp, True)):
+        c0 = x_off[tab.occ_off[src]]
+        pa, xr = _expand(c0, x_off[tab.occ_off[src + 1]] - c0)
+        pb, ob = _expand(tab.occ_off[dst], tab.occ_off[dst + 1] - tab.occ_off[dst])
+        li, ri = _join(pa * n_phr + xq[xr], pb * n_phr + occ_pid[ob])
+        oa, ob2 = xo[xr[li]], ob[ri]
+        if flip:
+            oa, ob2 = ob2, oa
+        out.append(
+            (
+                pa[li],
+                tab.occ_start[oa],
+                tab.occ_len[oa],
+                tab.occ_start[ob2],
+                tab.occ_len[ob2],
+                np.full(li.size, PARAPHRASE, np.int64),
+                np.ones(li.size, np.int64),
+            )
+        )
+    return out
