@@ -170,10 +170,13 @@ def _join(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return li, order[pos]
 
 
-def candidates_of_pairs(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, res) -> Candidates:
+def candidates_of_pairs(
+    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res
+) -> Candidates:
     """Candidates of the pairs (hyp[p], ref[p]) (caption indexes into ``tab``).
 
-    Every caption must have at most :data:`MAX_FAST` tokens.
+    ``seg[p]`` is the segment of pair p: the pairs of a segment are consecutive and share
+    their hypothesis.  Every caption must have at most :data:`MAX_FAST` tokens.
     """
     off = tab.off
     m = off[hyp + 1] - off[hyp]
@@ -204,7 +207,7 @@ def candidates_of_pairs(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, res
         np.where(exact[keep], EXACT, np.where(stem[keep], STEM, SYNONYM)),
         np.where(exact[keep], 1, stem[keep].astype(np.int64) + syn[keep]),
     )
-    parts = [one, *_paraphrase(tab, hyp, ref, res)]
+    parts = [one, *_paraphrase(tab, hyp, ref, seg, res)]
     cols = [np.concatenate([part[c] for part in parts]) for c in range(7)]
     pair, ts, tl, rs, rl, stage, count = cols
     key = (((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl
@@ -223,41 +226,55 @@ def candidates_of_pairs(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, res
     )
 
 
-def _paraphrase(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, res) -> list[tuple]:
-    """Paraphrase candidates of both directions, one row per proposing table entry."""
+def _paraphrase(
+    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res
+) -> list[tuple]:
+    """Paraphrase candidates of both directions, one row per proposing table entry.
+
+    Driven from the hypothesis, which all pairs of a segment share: each phrase occurring in a
+    hypothesis is expanded to its table partners once per segment (not once per reference),
+    then joined with the phrases of that segment's references.
+    """
     index = res.paraphrases
-    occ_pid = tab.occ_pid
-    if occ_pid.size == 0:
+    if tab.occ_pid.size == 0 or hyp.size == 0:
         return []
-    indptr, partner = index.arrays["fwd_indptr"], index.arrays["fwd_partner"]
-    # Partners of every occurrence, kept only when the partner occurs somewhere in the chunk.
-    present = np.unique(occ_pid)
-    lo = indptr[occ_pid]
-    xo, xi = _expand(lo, indptr[occ_pid + 1] - lo)
-    xq = partner[xi].astype(np.int64)
-    at = np.searchsorted(present, xq)
-    at[at == present.size] = 0
-    ok = present[at] == xq
-    xo, xq = xo[ok], xq[ok]
-    x_off = np.searchsorted(xo, np.arange(occ_pid.size + 1))
+    arrays = index.arrays
     n_phr = int(index.hashes.size)
+    # Pairs of one segment are consecutive and share their hypothesis.
+    first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+    s_hyp = hyp[first]
+    s_of_pair = np.cumsum(np.r_[True, seg[1:] != seg[:-1]]) - 1
+    pr, ro = _expand(tab.occ_off[ref], tab.occ_off[ref + 1] - tab.occ_off[ref])
+    right = s_of_pair[pr] * n_phr + tab.occ_pid[ro]
+    sh, ho = _expand(tab.occ_off[s_hyp], tab.occ_off[s_hyp + 1] - tab.occ_off[s_hyp])
+    hp = tab.occ_pid[ho]
+    # Only partners occurring in some reference of the chunk can match (a flag per table phrase).
+    present = np.zeros(n_phr, dtype=bool)
+    present[tab.occ_pid[ro]] = True
     out = []
-    # An entry (p1, p2) proposes test p1 with reference p2, and reference p1 with test p2.
-    for src, dst, flip in ((hyp, ref, False), (ref, hyp, True)):
-        c0 = x_off[tab.occ_off[src]]
-        pa, xr = _expand(c0, x_off[tab.occ_off[src + 1]] - c0)
-        pb, ob = _expand(tab.occ_off[dst], tab.occ_off[dst + 1] - tab.occ_off[dst])
-        li, ri = _join(pa * n_phr + xq[xr], pb * n_phr + occ_pid[ob])
-        oa, ob2 = xo[xr[li]], ob[ri]
-        if flip:
-            oa, ob2 = ob2, oa
+    # An entry (p1, p2) proposes test p1 with reference p2 (the forward partners of a test
+    # phrase), and reference p1 with test p2 (its backward partners).
+    uniq, which = np.unique(hp, return_inverse=True)
+    for side in ("fwd", "bwd"):
+        # Partners of each distinct hypothesis phrase, then those of each occurrence.
+        indptr, partner = arrays[f"{side}_indptr"], arrays[f"{side}_partner"]
+        lo = indptr[uniq]
+        uo, ui = _expand(lo, indptr[uniq + 1] - lo)
+        q = partner[ui].astype(np.int64)
+        ok = present[q]
+        uo, q = uo[ok], q[ok]
+        u_off = np.searchsorted(uo, np.arange(uniq.size + 1))
+        xo, xi = _expand(u_off[which], u_off[which + 1] - u_off[which])
+        left = sh[xo] * n_phr + q[xi]
+        li, ri = _join(left, right)
+        t, r = ho[xo[li]], ro[ri]
         out.append(
             (
-                pa[li],
-                tab.occ_start[oa],
-                tab.occ_len[oa],
-                tab.occ_start[ob2],
-                tab.occ_len[ob2],
+                pr[ri],
+                tab.occ_start[t],
+                tab.occ_len[t],
+                tab.occ_start[r],
+                tab.occ_len[r],
                 np.full(li.size, PARAPHRASE, np.int64),
                 np.ones(li.size, np.int64),
             )

@@ -22,6 +22,8 @@ from .data import INSTALL_HINT, MeteorDataError
 __all__ = ["MAX_PHRASE", "ParaphraseIndex", "build_arrays", "phrase_hash"]
 
 MAX_PHRASE = 7
+#: Hash buckets of the phrase lookup: 2**21 for 2.6 million phrases, about one each.
+BUCKET_BITS = 21
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SEED = np.uint64(0x9E3779B97F4A7C15)
@@ -136,7 +138,22 @@ def build_arrays(
     by = np.argsort(left_a, kind="stable")
     out["fwd_indptr"] = np.searchsorted(left_a[by], np.arange(order.size + 1)).astype(np.int64)
     out["fwd_partner"] = right_a[by].astype(np.uint32)
+    # The same entries grouped by their second phrase: the phrases an entry pairs *with* a phrase.
+    by = np.argsort(right_a, kind="stable")
+    out["bwd_indptr"] = np.searchsorted(right_a[by], np.arange(order.size + 1)).astype(np.int64)
+    out["bwd_partner"] = left_a[by].astype(np.uint32)
+    out["bucket_off"] = bucket_offsets(hashes)
     return out
+
+
+def bucket_offsets(hashes: np.ndarray) -> np.ndarray:
+    """Where each hash bucket (top :data:`BUCKET_BITS` bits) starts in the sorted hashes."""
+    counts = np.bincount(
+        (hashes >> np.uint64(64 - BUCKET_BITS)).astype(np.int64), minlength=1 << BUCKET_BITS
+    )
+    off = np.zeros((1 << BUCKET_BITS) + 1, dtype=np.int64)
+    np.cumsum(counts, out=off[1:])
+    return off
 
 
 class ParaphraseIndex:
@@ -157,6 +174,7 @@ class ParaphraseIndex:
         self._indptr = arrays["fwd_indptr"]
         self._partner = arrays["fwd_partner"]
         self._partners: dict[int, list[int]] = {}
+        self._buckets = arrays["bucket_off"]
 
     def partners(self, pid: int) -> list[int]:
         """Phrase ids q with a table entry (pid, q), one per entry (memoised)."""
@@ -171,6 +189,22 @@ class ParaphraseIndex:
         """Word ids of tokens (0 for a word no phrase contains)."""
         get = self.vocab.get
         return np.fromiter((get(t, 0) for t in tokens), dtype=np.int64, count=len(tokens))
+
+    def _lookup(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Index of each hash in the sorted table, and whether it is there."""
+        b = (h >> np.uint64(64 - BUCKET_BITS)).astype(np.int64)
+        at = self._buckets[b]
+        end = self._buckets[b + 1]
+        # A bucket holds about one hash: step through it (a few passes at most).
+        live = np.flatnonzero(at < end)
+        while live.size:
+            nxt = self.hashes[at[live]] < h[live]
+            live = live[nxt]
+            at[live] += 1
+            live = live[at[live] < end[live]]
+        hit = at < end
+        hit[hit] = self.hashes[at[hit]] == h[hit]
+        return at, hit
 
     def find(self, ids: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every phrase of the table occurring in a run of captions.
@@ -209,12 +243,7 @@ class ParaphraseIndex:
             rows = window[cand].copy()
             rows[:, length:] = 0
             h = phrase_hash(rows)
-            # sorted needles walk the 2.6-million-entry table in order (far fewer cache misses)
-            order = np.argsort(h)
-            at = np.empty_like(order)
-            at[order] = np.searchsorted(self.hashes, h[order])
-            at[at == self.hashes.size] = 0
-            hit = self.hashes[at] == h
+            at, hit = self._lookup(h)
             hit[hit] = np.all(self.rows[at[hit]] == rows[hit], axis=1)
             starts_all.append(cand[hit])
             lens_all.append(np.full(int(hit.sum()), length))

@@ -167,7 +167,7 @@ def _chunk(candidates: Sequence[str], references: Sequence[Sequence[str]], res: 
     fast = (lens[hyp] <= MAX_FAST) & (lens[ref] <= MAX_FAST)
     stats = np.zeros((seg.size, N_STATS), dtype=np.int64)
     fp = np.flatnonzero(fast)
-    cands = candidates_of_pairs(tab, hyp[fp], ref[fp], res)
+    cands = candidates_of_pairs(tab, hyp[fp], ref[fp], seg[fp], res)
     chosen = align_pairs(cands, fp.size)
     stats[fp] = alignment_statistics(tab, hyp[fp], ref[fp], cands, chosen)
     slow = np.flatnonzero(~fast)
