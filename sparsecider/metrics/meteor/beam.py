@@ -158,18 +158,20 @@ def _search(c, idx, gain, forced, rest, n_pairs) -> np.ndarray:
         node_parent.append(g[8][tpos])
         g[8][tpos] = np.arange(n_nodes, n_nodes + tpos.size)
         n_nodes += tpos.size
+        # A pair's states stay in beam order; pairs may interleave (every sort below is by pair
+        # first and stable), so the three groups are simply put one after the other.
         rest_rows = np.flatnonzero(~act)
         parts = [
             [a[rest_rows] for a in (sp, sw, sch, scov, sut, sur, ste, sre, snode)],
             [sp[f_rows], *f_new, f_node],
             g,
         ]
-        cols = [np.concatenate([p[j] for p in parts]) for j in range(9)]
-        order = np.argsort(cols[0], kind="stable")
-        sp, sw, sch, scov, sut, sur, ste, sre, snode = (a[order] for a in cols)
+        sp, sw, sch, scov, sut, sur, ste, sre, snode = (
+            np.concatenate([p[j] for p in parts]) for j in range(9)
+        )
         is_active[ap] = False
     # The best final state of each pair (the first of equals).
-    order = np.lexsort((scov, sch, sw, sp))
+    order = np.argsort(_rank_key(sp, sw, sch, scov), kind="stable")
     first = _heads(sp[order])
     node = snode[order[first]]
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
@@ -212,11 +214,16 @@ def _take(rows, cand, c, gain, tmask, rmask, sw, sch, scov, sut, sur, ste, sre):
     )
 
 
+def _rank_key(sp, sw, sch, scov) -> np.ndarray:
+    """One int64 ordering states by pair, then -weight, chunks, -coverage (all bounded)."""
+    # |w| <= 10 * 128, chunks <= 64, coverage <= 128 for captions of at most 64 tokens.
+    return ((sp * 4096 + (sw + 2048)) * 128 + sch) * 512 + (scov + 256)
+
+
 def _select(g: list[np.ndarray], rest: np.ndarray, i: np.uint64) -> np.ndarray:
     """Rows kept of the grown states ``g``: per pair, :func:`~.align._select`."""
     sp, sw, sch, scov, sut, sur, ste, sre = g[:8]
-    n = sp.size
-    order = np.lexsort((scov, sch, sw, sp))  # stable: ties keep the order found
+    order = np.argsort(_rank_key(sp, sw, sch, scov), kind="stable")  # ties keep the order found
     op = sp[order]
     head = _heads(op)
     group = np.cumsum(head) - 1
@@ -224,22 +231,19 @@ def _select(g: list[np.ndarray], rest: np.ndarray, i: np.uint64) -> np.ndarray:
     alive = sw[order] <= best_w + rest[order]
     order = order[alive]
     op = op[alive]
-    # Keep the first (in rank order) of states with the same future.
-    rank = np.arange(order.size)
-    ut = sut[order] >> i
-    by_sig = np.lexsort((rank, sre[order], ste[order], sur[order], ut, op))
-    a = (op, ut, sur[order], ste[order], sre[order])
-    same = np.ones(max(order.size - 1, 0), dtype=bool)
-    for x in a:
-        xs = x[by_sig]
-        same &= xs[1:] == xs[:-1]
+    # Keep the first (in rank order) of states with the same future: same pair, used words
+    # from here on (test words: at most 7 ahead), used reference words, last match end.
+    sig = ((op * 128 + (sut[order] >> i).astype(np.int64)) * 128 + ste[order] + 1) * 128 + (
+        sre[order] + 1
+    )
+    ur = sur[order]
+    by_sig = np.lexsort((np.arange(order.size), ur, sig))
+    same = (sig[by_sig][1:] == sig[by_sig][:-1]) & (ur[by_sig][1:] == ur[by_sig][:-1])
     dup = np.zeros(order.size, dtype=bool)
     dup[by_sig[1:][same]] = True
     order = order[~dup]
     op = op[~dup]
     # At most BEAM per pair.
-    head = _heads(op)
-    starts = np.flatnonzero(head)
+    starts = np.flatnonzero(_heads(op))
     pos = np.arange(op.size) - np.repeat(starts, np.diff(np.r_[starts, op.size]))
-    del n
     return order[pos < BEAM]
