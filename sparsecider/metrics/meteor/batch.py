@@ -87,18 +87,13 @@ def caption_table(texts: list[str], res: Resources) -> CaptionTable:
         Distinct normalised captions.
     res : Resources
     """
-    types: dict[str, int] = {}
-    setdefault = types.setdefault
-    ids: list[int] = []
-    lens = np.zeros(len(texts), dtype=np.int64)
-    for c, t in enumerate(texts):
-        if t:
-            words = t.split(" ")
-            ids.extend([setdefault(w, len(types)) for w in words])
-            lens[c] = len(words)
+    # Split every caption at once (normalised text: single spaces, no empty token).
+    lens = np.fromiter((t.count(" ") + 1 if t else 0 for t in texts), np.int64, len(texts))
+    flat = " ".join(t for t in texts if t).split(" ") if lens.any() else []
+    types = {w: k for k, w in enumerate(dict.fromkeys(flat))}
+    tok = np.fromiter(map(types.__getitem__, flat), np.int64, len(flat))
     off = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lens, out=off[1:])
-    tok = np.asarray(ids, dtype=np.int64)
     # Per-type features, one Python call per distinct word (the lexicon memoises across chunks).
     lex, fw, index = res.lexicon, res.function_words, res.paraphrases
     words = list(types)
