@@ -16,7 +16,14 @@ import numpy as np
 from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
 from .resources import Resources
 
-__all__ = ["MAX_FAST", "CaptionTable", "Candidates", "candidates_of_pairs", "caption_table"]
+__all__ = [
+    "MAX_FAST",
+    "CaptionTable",
+    "Candidates",
+    "Words",
+    "candidates_of_pairs",
+    "caption_table",
+]
 
 #: Longest caption (tokens) the array path handles; longer ones take the per-pair path.
 MAX_FAST = 64
@@ -78,7 +85,63 @@ class Candidates:
     count: np.ndarray
 
 
-def caption_table(texts: list[str], res: Resources) -> CaptionTable:
+class Words:
+    """The word types met by one scoring run, with what matching needs of each, looked up once.
+
+    Type ids are global to the run, so later chunks only look up their new words.
+
+    Parameters
+    ----------
+    res : Resources
+    """
+
+    def __init__(self, res: Resources) -> None:
+        self._res = res
+        self.ids: dict[str, int] = {}
+        self._stem_ids: dict[str, int] = {}
+        self._synset_ids: dict[str, int] = {}
+        self._stem: list[int] = []
+        self._func: list[bool] = []
+        self._pword: list[int] = []
+        self._syn_n: list[int] = []
+        self._syn: list[int] = []
+        self._arrays: dict[str, np.ndarray] | None = None
+
+    def encode(self, flat: list[str]) -> np.ndarray:
+        """Type ids of tokens (new words get their features now)."""
+        ids = self.ids
+        new = [w for w in dict.fromkeys(flat) if w not in ids]
+        if new:
+            lex, fw, vocab = self._res.lexicon, self._res.function_words, self._res.paraphrases.vocab
+            stem_ids, synset_ids = self._stem_ids, self._synset_ids
+            for w in new:
+                ids[w] = len(ids)
+                self._stem.append(stem_ids.setdefault(lex.stem(w), len(stem_ids)))
+                self._func.append(w in fw)
+                self._pword.append(vocab.get(w, 0))
+                sets = lex.synsets(w)
+                self._syn_n.append(len(sets))
+                self._syn.extend(synset_ids.setdefault(x, len(synset_ids)) for x in sets)
+            self._arrays = None
+        return np.fromiter(map(ids.__getitem__, flat), np.int64, len(flat))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Per-type ``stem``, ``func``, ``pword``, ``syn_off`` and synset ids ``syn``."""
+        if self._arrays is None:
+            n = np.asarray(self._syn_n, dtype=np.int64)
+            off = np.zeros(n.size + 1, dtype=np.int64)
+            np.cumsum(n, out=off[1:])
+            self._arrays = {
+                "stem": np.asarray(self._stem, dtype=np.int64),
+                "func": np.asarray(self._func, dtype=bool),
+                "pword": np.asarray(self._pword, dtype=np.int64),
+                "syn_off": off,
+                "syn": np.asarray(self._syn, dtype=np.int64),
+            }
+        return self._arrays
+
+
+def caption_table(texts: list[str], res: Resources, words: Words | None = None) -> CaptionTable:
     """Split, type, stem and phrase-index distinct normalised captions.
 
     Parameters
@@ -86,50 +149,42 @@ def caption_table(texts: list[str], res: Resources) -> CaptionTable:
     texts : list of str
         Distinct normalised captions.
     res : Resources
+    words : Words, optional
+        The run's word types (a fresh one by default).
     """
+    words = Words(res) if words is None else words
     # Split every caption at once (normalised text: single spaces, no empty token).
     lens = np.fromiter((t.count(" ") + 1 if t else 0 for t in texts), np.int64, len(texts))
     flat = " ".join(t for t in texts if t).split(" ") if lens.any() else []
-    types = {w: k for k, w in enumerate(dict.fromkeys(flat))}
-    tok = np.fromiter(map(types.__getitem__, flat), np.int64, len(flat))
+    tok = words.encode(flat)
     off = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lens, out=off[1:])
-    # Per-type features, one Python call per distinct word (the lexicon memoises across chunks).
-    lex, fw, index = res.lexicon, res.function_words, res.paraphrases
-    words = list(types)
-    stems: dict[str, int] = {}
-    t_stem = np.fromiter(
-        (stems.setdefault(lex.stem(w), len(stems)) for w in words), np.int64, len(words)
-    )
-    t_func = np.fromiter((w in fw for w in words), bool, len(words))
-    t_pword = np.fromiter((index.vocab.get(w, 0) for w in words), np.int64, len(words))
-    synset_ids: dict[str, int] = {}
-    pt, ps = [], []
-    for k, w in enumerate(words):
-        for s in lex.synsets(w):
-            pt.append(k)
-            ps.append(synset_ids.setdefault(s, len(synset_ids)))
-    has_syn = np.zeros(len(words), dtype=bool)
-    has_syn[pt] = True
-    syn_keys = _synonym_pairs(np.asarray(pt, np.int64), np.asarray(ps, np.int64), len(words))
+    w = words.arrays()
+    n_types = w["stem"].size
+    # Synonym pairs among this chunk's types.
+    here = np.unique(tok)
+    so = w["syn_off"]
+    pt, pi = _expand(so[here], so[here + 1] - so[here])
+    syn_keys = _synonym_pairs(here[pt], w["syn"][pi], n_types)
+    has_syn = np.diff(so) > 0
     # Paraphrase phrases of every caption, in one vectorised lookup.
     ends = np.repeat(off[1:], lens)
-    starts, plens, pids = index.find(t_pword[tok], ends)
+    starts, plens, pids = res.paraphrases.find(w["pword"][tok], ends)
     owner = np.searchsorted(off, starts, side="right") - 1
     occ_off = np.searchsorted(owner, np.arange(len(texts) + 1))
     return CaptionTable(
         texts=texts,
         off=off,
         tok=tok,
-        stem=t_stem[tok],
-        func=t_func[tok],
+        stem=w["stem"][tok],
+        func=w["func"][tok],
         syn_keys=syn_keys,
         has_syn=has_syn,
         occ_off=occ_off,
         occ_start=starts - off[owner],
         occ_len=plens,
         occ_pid=pids,
-        n_types=len(words),
+        n_types=n_types,
     )
 
 

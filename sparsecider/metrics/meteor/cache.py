@@ -28,6 +28,7 @@ __all__ = ["cache_dir", "cache_path", "load_or_build"]
 FORMAT = 3
 _SHAPES = {  # name -> (allowed dtypes, number of dimensions)
     "vocab": (("uint8",), 1),
+    "stems": (("uint8",), 1),
     "phrase_hash": (("uint64",), 1),
     "phrase_rows": (("uint16", "uint32"), 2),
     "fwd_indptr": (("int64",), 1),
@@ -88,6 +89,8 @@ def _validate(arrays: dict[str, np.ndarray], key: str) -> str | None:
             return f"{side}_partner has the wrong size"
         if m and int(arrays[f"{side}_partner"].max()) >= n:
             return f"{side}_partner points past the phrases"
+    if np.count_nonzero(arrays["stems"] == 10) != np.count_nonzero(arrays["vocab"] == 10):
+        return "stems and vocab differ in length"
     b = arrays["bucket_off"]
     if b.size != (1 << BUCKET_BITS) + 1 or b[0] != 0 or b[-1] != n or np.any(b[1:] < b[:-1]):
         return "bucket_off is inconsistent"

@@ -87,6 +87,10 @@ class Lexicon:
         self._stems: dict[str, str] = {}
         self._sets: dict[str, frozenset[str]] = {}
 
+    def known_stems(self, stems: dict[str, str]) -> None:
+        """Start the stem memo with precomputed stems (this stemmer's, from the cache)."""
+        self._stems.update(stems)
+
     def stem(self, word: str) -> str:
         """The Snowball English stem of a word."""
         s = self._stems.get(word)

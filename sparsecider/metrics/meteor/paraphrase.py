@@ -130,6 +130,8 @@ def build_arrays(
     right_a = new_id[np.asarray(right, dtype=np.int64)]
     out = {
         "vocab": np.frombuffer(b"\n".join(vocab), dtype=np.uint8),
+        # Snowball stems of the table's words, computed once here rather than in every process.
+        "stems": np.frombuffer(_stems(list(vocab)), dtype=np.uint8),
         "phrase_hash": hashes,
         "phrase_rows": rows[order].astype(dtype),
     }
@@ -144,6 +146,13 @@ def build_arrays(
     out["bwd_partner"] = left_a[by].astype(np.uint32)
     out["bucket_off"] = bucket_offsets(hashes)
     return out
+
+
+def _stems(words: list[bytes]) -> bytes:
+    from .matchers import english_stemmer
+
+    stem = english_stemmer().stemWord
+    return "\n".join(stem(w.decode("utf-8")) for w in words).encode("utf-8")
 
 
 def bucket_offsets(hashes: np.ndarray) -> np.ndarray:
@@ -169,6 +178,9 @@ class ParaphraseIndex:
         self.arrays = arrays
         words = arrays["vocab"].tobytes().decode("utf-8").split("\n")
         self.vocab = {w: i + 1 for i, w in enumerate(words)}
+        stems = arrays["stems"].tobytes().decode("utf-8").split("\n")
+        #: word -> Snowball stem, for the table's words (:class:`~.matchers.Lexicon` starts with it)
+        self.stems = dict(zip(words, stems, strict=True))
         self.hashes = arrays["phrase_hash"]
         self.rows = arrays["phrase_rows"]
         self._indptr = arrays["fwd_indptr"]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .align import align
-from .batch import MAX_FAST, candidates_of_pairs, caption_table
+from .batch import MAX_FAST, Words, candidates_of_pairs, caption_table
 from .beam import align_pairs
 from .normalize import normalize
 from .pairstats import alignment_statistics
@@ -131,14 +131,17 @@ def segment_statistics(
     _check(candidates, references)
     res = load() if resources is None else resources
     out = np.zeros((len(candidates), N_STATS), dtype=np.int64)
+    words = Words(res)
     # Segments go in chunks, so memory holds one chunk's captions, not the corpus's.
     for lo in range(0, len(candidates), _CHUNK):
         hi = min(lo + _CHUNK, len(candidates))
-        out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res)
+        out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res, words)
     return out
 
 
-def _chunk(candidates: Sequence[str], references: Sequence[Sequence[str]], res: Resources):
+def _chunk(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], res: Resources, words: Words
+):
     fields = [jar_fields(c, r) for c, r in zip(candidates, references, strict=True)]
     memo: dict[str, int] = {}
     texts: list[str] = []
@@ -162,7 +165,7 @@ def _chunk(candidates: Sequence[str], references: Sequence[Sequence[str]], res: 
     seg = np.repeat(np.arange(len(fields)), n_refs)
     hyp = np.asarray(hyp_ids, dtype=np.int64)[seg]
     ref = np.fromiter((r for rs in ref_ids for r in rs), np.int64, int(n_refs.sum()))
-    tab = caption_table(texts, res)
+    tab = caption_table(texts, res, words)
     lens = tab.lengths()
     fast = (lens[hyp] <= MAX_FAST) & (lens[ref] <= MAX_FAST)
     stats = np.zeros((seg.size, N_STATS), dtype=np.int64)
