@@ -25,7 +25,7 @@ from .paraphrase import BUCKET_BITS, MAX_PHRASE, build_arrays
 
 __all__ = ["cache_dir", "cache_path", "load_or_build"]
 
-FORMAT = 3
+FORMAT = 4
 _SHAPES = {  # name -> (allowed dtypes, number of dimensions)
     "vocab": (("uint8",), 1),
     "stems": (("uint8",), 1),

@@ -30,7 +30,10 @@ _SEED = np.uint64(0x9E3779B97F4A7C15)
 
 
 def phrase_hash(rows: np.ndarray) -> np.ndarray:
-    """64-bit hash of each row of word ids (a splitmix64 chain; 0 pads hash too).
+    """64-bit hash of each row of word ids: a splitmix64 chain over its words (0 pads skipped).
+
+    Chaining word by word lets :meth:`ParaphraseIndex.find` hash a window of length L from the
+    hash of its first L - 1 words with one more step.
 
     Parameters
     ----------
@@ -41,15 +44,21 @@ def phrase_hash(rows: np.ndarray) -> np.ndarray:
     ndarray of shape (n,), uint64
     """
     h = np.full(rows.shape[0], _SEED, dtype=np.uint64)
+    for j in range(rows.shape[1]):
+        live = np.flatnonzero(rows[:, j])
+        h[live] = _step(h[live], rows[live, j])
+    return h
+
+
+def _step(h: np.ndarray, word: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
-        for j in range(rows.shape[1]):
-            h ^= rows[:, j].astype(np.uint64)
-            h += _SEED
-            h ^= h >> np.uint64(30)
-            h *= _M1
-            h ^= h >> np.uint64(27)
-            h *= _M2
-            h ^= h >> np.uint64(31)
+        h = h ^ word.astype(np.uint64)
+        h += _SEED
+        h ^= h >> np.uint64(30)
+        h *= _M1
+        h ^= h >> np.uint64(27)
+        h *= _M2
+        h ^= h >> np.uint64(31)
     return h
 
 
@@ -233,33 +242,31 @@ class ParaphraseIndex:
         starts, lengths, phrase_ids : ndarray
             One entry per occurrence, ordered by start then length.
         """
-        n = ids.size
         starts_all, lens_all, pids_all = [], [], []
-        pos = np.arange(n)
+        ids = ids.astype(np.int64, copy=False)
         known = ids > 0
-        window = np.zeros((n, MAX_PHRASE), dtype=np.uint64)
-        ok = known.copy()
+        # Windows still alive (every word so far known, inside one caption), with their hashes.
+        alive = np.flatnonzero(known)
+        h = np.full(ids.size, _SEED, dtype=np.uint64)
         for length in range(1, MAX_PHRASE + 1):
             j = length - 1
             if j:
-                nxt = np.zeros(n, dtype=bool)
-                idx = pos[:-j] + j
-                nxt[:-j] = known[idx] & (idx < ends[:-j])
-                ok &= nxt
-                window[:-j, j] = ids[j:]
-            else:
-                window[:, 0] = ids
-            cand = np.flatnonzero(ok)
-            if cand.size == 0:
+                nxt = alive + j
+                alive = alive[nxt < ends[alive]]
+                alive = alive[known[alive + j]]
+            if alive.size == 0:
                 break
-            rows = window[cand].copy()
-            rows[:, length:] = 0
-            h = phrase_hash(rows)
-            at, hit = self._lookup(h)
-            hit[hit] = np.all(self.rows[at[hit]] == rows[hit], axis=1)
-            starts_all.append(cand[hit])
-            lens_all.append(np.full(int(hit.sum()), length))
-            pids_all.append(at[hit])
+            h[alive] = _step(h[alive], ids[alive + j])
+            at, hit = self._lookup(h[alive])
+            idx = np.flatnonzero(hit)
+            at, st = at[idx], alive[idx]
+            # Compare word by word: a hash collision can never make a false match.
+            same = self.rows[at, length] == 0 if length < MAX_PHRASE else np.ones(at.size, bool)
+            for d in range(length):
+                same &= self.rows[at, d] == ids[st + d]
+            starts_all.append(st[same])
+            lens_all.append(np.full(int(same.sum()), length))
+            pids_all.append(at[same])
         if not starts_all:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty
