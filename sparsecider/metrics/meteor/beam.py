@@ -88,90 +88,95 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]
 
 
+# A state's rank (-weight, chunks, -coverage) packed in one int64 that is linear in the three, so
+# taking a match adds a constant: |weight| <= 10 * 128, chunks <= 64 and coverage <= 128 for
+# captions of at most 64 tokens.  Pair p's states sort by (p << _PAIR_SHIFT) + key.
+_W0, _W_SHIFT, _CH = 2048, 16, 512
+_PAIR_SHIFT = 28
+
+
 def _search(c, idx, gain, forced, rest, n_pairs) -> np.ndarray:
     """The beam search of :func:`~.align.align` for the candidates ``idx`` (whole pairs)."""
     by_ts = idx[np.argsort(c.ts[idx], kind="stable")]  # by position, then pair, then key
     ts_sorted = c.ts[by_ts]
     tmask = _span_mask(c.ts, c.tl)
     rmask = _span_mask(c.rs, c.rl)
+    # Per candidate: the rank change it brings (one more chunk added apart), where it starts
+    # and ends as a packed (test, reference) position (the chunk test compares them).
+    dkey = -gain * (1 << _W_SHIFT) - c.tl - c.rl
+    start_at = (c.ts + 1) * 128 + c.rs + 1
+    end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
     pairs = np.unique(c.pair[idx])
-    # States (one row each), grouped by pair, in beam order.
+    # States (one row each); a pair's states are in beam order (pairs may interleave).
     sp = pairs.copy()
-    z = np.zeros(pairs.size, dtype=np.int64)
-    sw, sch, scov = z.copy(), z.copy(), z.copy()
+    skey = np.full(pairs.size, (_W0 << _W_SHIFT) + 256, dtype=np.int64)
     sut = np.zeros(pairs.size, dtype=np.uint64)
     sur = sut.copy()
-    ste, sre = z - 1, z - 1
-    snode = z - 1
+    send = np.zeros(pairs.size, dtype=np.int64)  # "no match yet": never a start
+    snode = np.full(pairs.size, -1, dtype=np.int64)
     node_c: list[np.ndarray] = []
     node_parent: list[np.ndarray] = []
     n_nodes = 0
     is_active = np.zeros(n_pairs, dtype=bool)
     n_cand = np.zeros(n_pairs, dtype=np.int64)
     first_cand = np.zeros(n_pairs, dtype=np.int64)
+    pforced = np.zeros(n_pairs, dtype=bool)
     for i in range(int(ts_sorted[-1]) + 1):
         lo, hi = np.searchsorted(ts_sorted, [i, i + 1])
         if lo == hi:
             continue
         block = by_ts[lo:hi]
-        bp = c.pair[block]
-        ap, a_first, a_n = np.unique(bp, return_index=True, return_counts=True)
+        ap, a_first, a_n = np.unique(c.pair[block], return_index=True, return_counts=True)
         is_active[ap] = True
         n_cand[ap] = a_n
         first_cand[ap] = a_first
+        pforced[ap] = (a_n == 1) & forced[block[a_first]]
         act = is_active[sp]
-        one = a_n == 1
-        pforced = np.zeros(n_pairs, dtype=bool)
-        pforced[ap[one]] = forced[block[a_first[one]]]
-        # Forced pairs: every state takes the only candidate.
+        # Forced pairs: every state takes the only candidate, no search.
         f_rows = np.flatnonzero(act & pforced[sp])
         fc = block[first_cand[sp[f_rows]]]
-        f_new = _take(f_rows, fc, c, gain, tmask, rmask, sw, sch, scov, sut, sur, ste, sre)
-        # The other active pairs: each state tries each candidate (key order), then the skip.
+        # The others: each state tries each candidate (key order), then skips the word.
         g_rows = np.flatnonzero(act & ~pforced[sp])
         rep = n_cand[sp[g_rows]] + 1
         srow, k = _expand_counts(g_rows, rep)
-        is_take = k < n_cand[sp[srow]]
-        gc = np.where(is_take, block[np.minimum(first_cand[sp[srow]] + k, hi - lo - 1)], -1)
+        gc = block[np.minimum(first_cand[sp[srow]] + k, hi - lo - 1)]
+        is_take = k < rep[np.repeat(np.arange(g_rows.size), rep)] - 1
         t_idx = np.flatnonzero(is_take)
         ok = np.ones(srow.size, dtype=bool)
         ok[t_idx] = ((sut[srow[t_idx]] & tmask[gc[t_idx]]) == 0) & (
             (sur[srow[t_idx]] & rmask[gc[t_idx]]) == 0
         )
         srow, gc, is_take = srow[ok], gc[ok], is_take[ok]
+        gp, gkey, gut, gur, gend = sp[srow], skey[srow], sut[srow], sur[srow], send[srow]
+        gnode = snode[srow]
         t_idx = np.flatnonzero(is_take)
-        g = [a[srow].copy() for a in (sp, sw, sch, scov, sut, sur, ste, sre, snode)]
-        tk = _take(srow[t_idx], gc[t_idx], c, gain, tmask, rmask, sw, sch, scov, sut, sur, ste, sre)
-        for col, val in zip(g[1:8], tk, strict=True):
-            col[t_idx] = val
-        keep = _select(g, rest[g[0], i + 1], np.uint64(i))
-        g = [a[keep] for a in g]
-        gtake = is_take[keep]
-        # New nodes for kept takes (forced takes all kept).
-        f_par = snode[f_rows]
+        tc, tr = gc[t_idx], srow[t_idx]
+        gkey[t_idx] += dkey[tc] + _CH * (start_at[tc] != send[tr])
+        gut[t_idx] |= tmask[tc]
+        gur[t_idx] |= rmask[tc]
+        gend[t_idx] = end_at[tc]
+        keep = _select(gp, gkey, gut, gur, gend, rest[gp, i + 1], np.uint64(i))
+        gp, gkey, gut, gur, gend, gnode = (a[keep] for a in (gp, gkey, gut, gur, gend, gnode))
+        # New nodes: every forced take, and the kept takes.
+        tpos = np.flatnonzero(is_take[keep])
+        node_c += [fc, gc[keep][tpos]]
+        node_parent += [snode[f_rows], gnode[tpos]]
         f_node = np.arange(n_nodes, n_nodes + f_rows.size)
-        n_nodes += f_rows.size
-        node_c.append(fc)
-        node_parent.append(f_par)
-        tpos = np.flatnonzero(gtake)
-        node_c.append(gc[keep][tpos])
-        node_parent.append(g[8][tpos])
-        g[8][tpos] = np.arange(n_nodes, n_nodes + tpos.size)
-        n_nodes += tpos.size
-        # A pair's states stay in beam order; pairs may interleave (every sort below is by pair
-        # first and stable), so the three groups are simply put one after the other.
-        rest_rows = np.flatnonzero(~act)
-        parts = [
-            [a[rest_rows] for a in (sp, sw, sch, scov, sut, sur, ste, sre, snode)],
-            [sp[f_rows], *f_new, f_node],
-            g,
-        ]
-        sp, sw, sch, scov, sut, sur, ste, sre, snode = (
-            np.concatenate([p[j] for p in parts]) for j in range(9)
-        )
+        gnode[tpos] = np.arange(n_nodes + f_rows.size, n_nodes + f_rows.size + tpos.size)
+        n_nodes += f_rows.size + tpos.size
+        fkey = skey[f_rows] + dkey[fc] + _CH * (start_at[fc] != send[f_rows])
+        # Each pair's states come from one of the three groups, so concatenating keeps them in
+        # beam order.
+        r = np.flatnonzero(~act)
+        sp = np.concatenate([sp[r], sp[f_rows], gp])
+        skey = np.concatenate([skey[r], fkey, gkey])
+        sut = np.concatenate([sut[r], sut[f_rows] | tmask[fc], gut])
+        sur = np.concatenate([sur[r], sur[f_rows] | rmask[fc], gur])
+        send = np.concatenate([send[r], end_at[fc], gend])
+        snode = np.concatenate([snode[r], f_node, gnode])
         is_active[ap] = False
     # The best final state of each pair (the first of equals).
-    order = np.argsort(_rank_key(sp, sw, sch, scov), kind="stable")
+    order = np.argsort((sp << _PAIR_SHIFT) + skey, kind="stable")
     first = _heads(sp[order])
     node = snode[order[first]]
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
@@ -199,43 +204,19 @@ def _expand_counts(rows: np.ndarray, rep: np.ndarray) -> tuple[np.ndarray, np.nd
     return owner, k
 
 
-def _take(rows, cand, c, gain, tmask, rmask, sw, sch, scov, sut, sur, ste, sre):
-    """States ``rows`` extended by candidates ``cand``: (w, chunks, cov, ut, ur, te, re)."""
-    ts, tl, rs, rl = c.ts[cand], c.tl[cand], c.rs[cand], c.rl[cand]
-    new_chunk = (ts != ste[rows]) | (rs != sre[rows])
-    return (
-        sw[rows] - gain[cand],
-        sch[rows] + new_chunk,
-        scov[rows] - tl - rl,
-        sut[rows] | tmask[cand],
-        sur[rows] | rmask[cand],
-        ts + tl,
-        rs + rl,
-    )
-
-
-def _rank_key(sp, sw, sch, scov) -> np.ndarray:
-    """One int64 ordering states by pair, then -weight, chunks, -coverage (all bounded)."""
-    # |w| <= 10 * 128, chunks <= 64, coverage <= 128 for captions of at most 64 tokens.
-    return ((sp * 4096 + (sw + 2048)) * 128 + sch) * 512 + (scov + 256)
-
-
-def _select(g: list[np.ndarray], rest: np.ndarray, i: np.uint64) -> np.ndarray:
-    """Rows kept of the grown states ``g``: per pair, :func:`~.align._select`."""
-    sp, sw, sch, scov, sut, sur, ste, sre = g[:8]
-    order = np.argsort(_rank_key(sp, sw, sch, scov), kind="stable")  # ties keep the order found
+def _select(sp, skey, sut, sur, send, rest, i: np.uint64) -> np.ndarray:
+    """Rows kept of the grown states: per pair, :func:`~.align._select`."""
+    order = np.argsort((sp << _PAIR_SHIFT) + skey, kind="stable")  # ties keep the order found
     op = sp[order]
     head = _heads(op)
     group = np.cumsum(head) - 1
-    best_w = sw[order][head][group]
-    alive = sw[order] <= best_w + rest[order]
+    w = skey[order] >> _W_SHIFT
+    alive = w <= w[head][group] + rest[order]
     order = order[alive]
     op = op[alive]
     # Keep the first (in rank order) of states with the same future: same pair, used words
     # from here on (test words: at most 7 ahead), used reference words, last match end.
-    sig = ((op * 128 + (sut[order] >> i).astype(np.int64)) * 128 + ste[order] + 1) * 128 + (
-        sre[order] + 1
-    )
+    sig = ((op * 128 + (sut[order] >> i).astype(np.int64)) << 14) + send[order]
     ur = sur[order]
     by_sig = np.lexsort((np.arange(order.size), ur, sig))
     same = (sig[by_sig][1:] == sig[by_sig][:-1]) & (ur[by_sig][1:] == ur[by_sig][:-1])
