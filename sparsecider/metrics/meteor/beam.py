@@ -126,7 +126,10 @@ def _search(c, idx, gain, forced, rest, n_pairs) -> np.ndarray:
         if lo == hi:
             continue
         block = by_ts[lo:hi]
-        ap, a_first, a_n = np.unique(c.pair[block], return_index=True, return_counts=True)
+        bp = c.pair[block]  # sorted: the block is in (pair, key) order
+        a_first = np.flatnonzero(_heads(bp))
+        ap = bp[a_first]
+        a_n = np.diff(np.r_[a_first, bp.size])
         is_active[ap] = True
         n_cand[ap] = a_n
         first_cand[ap] = a_first
@@ -140,7 +143,7 @@ def _search(c, idx, gain, forced, rest, n_pairs) -> np.ndarray:
         rep = n_cand[sp[g_rows]] + 1
         srow, k = _expand_counts(g_rows, rep)
         gc = block[np.minimum(first_cand[sp[srow]] + k, hi - lo - 1)]
-        is_take = k < rep[np.repeat(np.arange(g_rows.size), rep)] - 1
+        is_take = k < n_cand[sp[srow]]
         t_idx = np.flatnonzero(is_take)
         ok = np.ones(srow.size, dtype=bool)
         ok[t_idx] = ((sut[srow[t_idx]] & tmask[gc[t_idx]]) == 0) & (
@@ -218,13 +221,38 @@ def _select(sp, skey, sut, sur, send, rest, i: np.uint64) -> np.ndarray:
     # from here on (test words: at most 7 ahead), used reference words, last match end.
     sig = ((op * 128 + (sut[order] >> i).astype(np.int64)) << 14) + send[order]
     ur = sur[order]
-    by_sig = np.lexsort((np.arange(order.size), ur, sig))
-    same = (sig[by_sig][1:] == sig[by_sig][:-1]) & (ur[by_sig][1:] == ur[by_sig][:-1])
-    dup = np.zeros(order.size, dtype=bool)
-    dup[by_sig[1:][same]] = True
+    dup = _duplicates(sig, ur)
     order = order[~dup]
     op = op[~dup]
     # At most BEAM per pair.
     starts = np.flatnonzero(_heads(op))
     pos = np.arange(op.size) - np.repeat(starts, np.diff(np.r_[starts, op.size]))
     return order[pos < BEAM]
+
+
+_K1 = np.uint64(0x9E3779B97F4A7C15)
+_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+def _duplicates(sig: np.ndarray, ur: np.ndarray) -> np.ndarray:
+    """True for each row whose (sig, ur) occurred in an earlier row."""
+    n = sig.size
+    dup = np.zeros(n, dtype=bool)
+    if n < 2:
+        return dup
+    with np.errstate(over="ignore"):
+        h = sig.astype(np.uint64) * _K1 ^ ur * _K2
+    by = np.argsort(h, kind="stable")  # equal hashes: in row order
+    hs = h[by]
+    eq_h = hs[1:] == hs[:-1]
+    if not eq_h.any():
+        return dup
+    same = eq_h & (sig[by][1:] == sig[by][:-1]) & (ur[by][1:] == ur[by][:-1])
+    if np.array_equal(same, eq_h):
+        dup[by[1:][same]] = True
+        return dup
+    # Two different states share a hash (never seen): sort on the values themselves.
+    by = np.lexsort((np.arange(n), ur, sig))
+    same = (sig[by][1:] == sig[by][:-1]) & (ur[by][1:] == ur[by][:-1])
+    dup[by[1:][same]] = True
+    return dup
