@@ -42,7 +42,8 @@ class CaptionTable:
         Type id, stem id and function-word flag of every token.
     syn_keys : ndarray
         Sorted ``a * n_types + b`` for type pairs a != b sharing a WordNet synset.
-    has_syn : ndarray (n_types,) bool
+    bloom : ndarray (n_types,) uint64
+        Hash bits of each type's synsets (no common bit: no common synset).
     occ_off : ndarray (n_captions + 1,)
         Offsets of each caption's phrase occurrences.
     occ_start, occ_len, occ_pid : ndarray
@@ -56,7 +57,7 @@ class CaptionTable:
     stem: np.ndarray
     func: np.ndarray
     syn_keys: np.ndarray
-    has_syn: np.ndarray
+    bloom: np.ndarray
     occ_off: np.ndarray
     occ_start: np.ndarray
     occ_len: np.ndarray
@@ -138,7 +139,19 @@ class Words:
                 "syn_off": off,
                 "syn": np.asarray(self._syn, dtype=np.int64),
             }
+            self._arrays["bloom"] = _bloom(self._arrays["syn"], off)
         return self._arrays
+
+
+def _bloom(syn: np.ndarray, off: np.ndarray) -> np.ndarray:
+    """Per type, a 64-bit set of its synsets' hash bits: types sharing a synset share a bit."""
+    with np.errstate(over="ignore"):
+        bits = np.uint64(1) << ((syn.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> 58)
+    out = np.zeros(off.size - 1, dtype=np.uint64)
+    some = np.flatnonzero(off[1:] > off[:-1])
+    if some.size:
+        out[some] = np.bitwise_or.reduceat(bits, off[some])
+    return out
 
 
 def caption_table(texts: list[str], res: Resources, words: Words | None = None) -> CaptionTable:
@@ -166,7 +179,6 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     so = w["syn_off"]
     pt, pi = _expand(so[here], so[here + 1] - so[here])
     syn_keys = _synonym_pairs(here[pt], w["syn"][pi], n_types)
-    has_syn = np.diff(so) > 0
     # Paraphrase phrases of every caption, in one vectorised lookup.
     ends = np.repeat(off[1:], lens)
     starts, plens, pids = res.paraphrases.find(w["pword"][tok], ends)
@@ -179,7 +191,7 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
         stem=w["stem"][tok],
         func=w["func"][tok],
         syn_keys=syn_keys,
-        has_syn=has_syn,
+        bloom=w["bloom"],
         occ_off=occ_off,
         occ_start=starts - off[owner],
         occ_len=plens,
@@ -240,7 +252,8 @@ def candidates_of_pairs(
     a, b = tab.tok[ti], tab.tok[rj]
     exact = a == b
     stem = (tab.stem[ti] == tab.stem[rj]) & ~exact
-    syn = ~exact & tab.has_syn[a] & tab.has_syn[b]
+    syn = (tab.bloom[a] & tab.bloom[b]) != 0
+    syn &= ~exact
     if syn.any():
         q = np.flatnonzero(syn)
         keys = a[q] * tab.n_types + b[q]
