@@ -276,7 +276,9 @@ def candidates_of_pairs(
     key = (((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl
     order = np.argsort(key, kind="stable")
     key = key[order]
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    new = np.ones(key.size, dtype=bool)
+    new[1:] = key[1:] != key[:-1]
+    first = np.flatnonzero(new)
     take = order[first]
     return Candidates(
         pair=pair[take],

@@ -25,7 +25,7 @@ from .stats import N_STATS, corpus_score, segment_scores, summed
 __all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
 
 _BATCH_TOKENS = 1 << 18  # tokens per vectorised phrase lookup (bounds its memory)
-_CHUNK = 8192  # segments scored together
+_CHUNK = 1024  # segments scored together
 _JTRIM = "".join(chr(i) for i in range(33))
 
 
