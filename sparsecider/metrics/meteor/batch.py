@@ -18,8 +18,8 @@ from .resources import Resources
 
 __all__ = [
     "MAX_FAST",
-    "CaptionTable",
     "Candidates",
+    "CaptionTable",
     "Words",
     "candidates_of_pairs",
     "caption_table",
@@ -113,7 +113,8 @@ class Words:
         ids = self.ids
         new = [w for w in dict.fromkeys(flat) if w not in ids]
         if new:
-            lex, fw, vocab = self._res.lexicon, self._res.function_words, self._res.paraphrases.vocab
+            res = self._res
+            lex, fw, vocab = res.lexicon, res.function_words, res.paraphrases.vocab
             stem_ids, synset_ids = self._stem_ids, self._synset_ids
             for w in new:
                 ids[w] = len(ids)

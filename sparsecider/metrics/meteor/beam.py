@@ -33,7 +33,7 @@ def contested(c: Candidates) -> np.ndarray:
     out = one & (c.count > 1)
     for pos in (c.ts, c.rs):
         key = (c.pair * 64 + pos)[one]
-        uniq, inv, cnt = np.unique(key, return_inverse=True, return_counts=True)
+        _, inv, cnt = np.unique(key, return_inverse=True, return_counts=True)
         out[np.flatnonzero(one)[cnt[inv] > 1]] = True
     return out
 
