@@ -31,10 +31,10 @@ def contested(c: Candidates) -> np.ndarray:
     """
     one = (c.stage != EXACT) & (c.tl == 1) & (c.rl == 1)
     out = one & (c.count > 1)
+    n = int(c.pair.max()) + 1 if c.pair.size else 0
     for pos in (c.ts, c.rs):
         key = (c.pair * 64 + pos)[one]
-        _, inv, cnt = np.unique(key, return_inverse=True, return_counts=True)
-        out[np.flatnonzero(one)[cnt[inv] > 1]] = True
+        out[np.flatnonzero(one)[np.bincount(key, minlength=n * 64)[key] > 1]] = True
     return out
 
 
@@ -65,8 +65,8 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     touch_t = np.zeros(n_pairs * 64 + 8, dtype=np.int64)
     touch_r = np.zeros(n_pairs * 64 + 8, dtype=np.int64)
     for d in range(int(max(c.tl.max(), c.rl.max()))):
-        np.add.at(touch_t, (c.pair * 64 + c.ts + d)[c.tl > d], 1)
-        np.add.at(touch_r, (c.pair * 64 + c.rs + d)[c.rl > d], 1)
+        touch_t += np.bincount((c.pair * 64 + c.ts + d)[c.tl > d], minlength=touch_t.size)
+        touch_r += np.bincount((c.pair * 64 + c.rs + d)[c.rl > d], minlength=touch_r.size)
     at_start = np.bincount(c.pair * 64 + c.ts, minlength=n_pairs * 64)
     alone = gain > 0
     for d in range(int(max(c.tl.max(), c.rl.max()))):
@@ -78,7 +78,9 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     free_pair[c.pair[~forced]] = False
     # rest[p, i]: the most weight positions >= i of pair p could still add.
     best = np.zeros((n_pairs, 66), dtype=np.int64)
-    np.maximum.at(best, (c.pair, c.ts), gain)
+    cell = c.pair * 66 + c.ts  # sorted: candidates are in (pair, t_start) order
+    first = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
+    best.ravel()[cell[first]] = np.maximum.reduceat(gain, first)
     rest = np.cumsum(best[:, ::-1], axis=1)[:, ::-1]
     search = ~free_pair[c.pair]
     chosen = [np.flatnonzero(~search)]
