@@ -146,6 +146,18 @@ def test_array_path_equals_the_per_pair_code(res):
     assert np.array_equal(got, _per_pair(hyps, refs, res))
 
 
+def test_processes_give_the_same_statistics(coco, res):
+    _, got = coco  # N_COCO segments: more than one chunk, so the pool is used
+    hyps, refs = heldout(N_COCO)
+    assert np.array_equal(segment_statistics(hyps, refs, resources=res, n_jobs=2), got)
+
+
+@pytest.mark.parametrize("n_jobs", [0, -1, 1.5, True, "2"])
+def test_bad_n_jobs(n_jobs, res):
+    with pytest.raises(ValueError, match="n_jobs must be a positive int"):
+        segment_statistics(["a dog"], [["a dog"]], resources=res, n_jobs=n_jobs)
+
+
 # -- input handling ----------------------------------------------------------------------------
 
 
