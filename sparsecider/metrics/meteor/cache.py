@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .data import Sources
+from .matchers import english_stemmer
 from .paraphrase import BUCKET_BITS, MAX_PHRASE, build_arrays
 
 __all__ = ["cache_dir", "cache_path", "load_or_build"]
@@ -138,7 +139,7 @@ def _build(sources: Sources, key: str, path: Path) -> dict[str, np.ndarray]:
         )
         progress = None
     try:
-        arrays = build_arrays(sources.paraphrase, progress)
+        arrays = build_arrays(sources.paraphrase, english_stemmer().stemWord, progress)
     finally:
         if bar is not None:
             bar.close()

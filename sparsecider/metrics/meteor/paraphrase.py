@@ -78,7 +78,7 @@ def _records(path: Path, progress: Callable[[int], None] | None) -> Iterator[lis
 
 
 def build_arrays(
-    path: Path, progress: Callable[[int], None] | None = None
+    path: Path, stem: Callable[[str], str], progress: Callable[[int], None] | None = None
 ) -> dict[str, np.ndarray]:
     """Read ``paraphrase-en.gz`` into the arrays of :class:`ParaphraseIndex`.
 
@@ -86,6 +86,8 @@ def build_arrays(
     ----------
     path : Path
         The gzip file.
+    stem : callable
+        The Snowball English stemmer's ``stemWord``: the stems of the table's words are kept.
     progress : callable, optional
         Called with the compressed bytes read so far.
 
@@ -141,7 +143,9 @@ def build_arrays(
     out = {
         "vocab": np.frombuffer(b"\n".join(vocab), dtype=np.uint8),
         # Snowball stems of the table's words, computed once here rather than in every process.
-        "stems": np.frombuffer(_stems(list(vocab)), dtype=np.uint8),
+        "stems": np.frombuffer(
+            "\n".join(stem(w.decode("utf-8")) for w in vocab).encode("utf-8"), dtype=np.uint8
+        ),
         "phrase_hash": hashes,
         "phrase_rows": rows[order].astype(dtype),
     }
@@ -156,13 +160,6 @@ def build_arrays(
     out["bwd_partner"] = left_a[by].astype(np.uint32)
     out["bucket_off"] = bucket_offsets(hashes)
     return out
-
-
-def _stems(words: list[bytes]) -> bytes:
-    from .matchers import english_stemmer
-
-    stem = english_stemmer().stemWord
-    return "\n".join(stem(w.decode("utf-8")) for w in words).encode("utf-8")
 
 
 def bucket_offsets(hashes: np.ndarray) -> np.ndarray:
