@@ -101,46 +101,53 @@ class Words:
         self.ids: dict[str, int] = {}
         self._stem_ids: dict[str, int] = {}
         self._synset_ids: dict[str, int] = {}
-        self._stem: list[int] = []
-        self._func: list[bool] = []
-        self._pword: list[int] = []
-        self._syn_n: list[int] = []
-        self._syn: list[int] = []
-        self._arrays: dict[str, np.ndarray] | None = None
+        z = np.zeros(0, dtype=np.int64)
+        self._arrays = {
+            "stem": z,
+            "func": np.zeros(0, dtype=bool),
+            "pword": z,
+            "syn_off": np.zeros(1, dtype=np.int64),
+            "syn": z,
+            "bloom": np.zeros(0, dtype=np.uint64),
+        }
 
     def encode(self, flat: list[str]) -> np.ndarray:
         """Type ids of tokens (new words get their features now)."""
         ids = self.ids
         new = [w for w in dict.fromkeys(flat) if w not in ids]
         if new:
-            res = self._res
-            lex, fw, vocab = res.lexicon, res.function_words, res.paraphrases.vocab
-            stem_ids, synset_ids = self._stem_ids, self._synset_ids
-            for w in new:
-                ids[w] = len(ids)
-                self._stem.append(stem_ids.setdefault(lex.stem(w), len(stem_ids)))
-                self._func.append(w in fw)
-                self._pword.append(vocab.get(w, 0))
-                sets = lex.synsets(w)
-                self._syn_n.append(len(sets))
-                self._syn.extend(synset_ids.setdefault(x, len(synset_ids)) for x in sets)
-            self._arrays = None
+            self._add(new)
         return np.fromiter(map(ids.__getitem__, flat), np.int64, len(flat))
 
+    def _add(self, new: list[str]) -> None:
+        res = self._res
+        lex, fw, vocab = res.lexicon, res.function_words, res.paraphrases.vocab
+        stem_ids, synset_ids = self._stem_ids, self._synset_ids
+        stem, syn_n, syn = [], [], []
+        for w in new:
+            self.ids[w] = len(self.ids)
+            stem.append(stem_ids.setdefault(lex.stem(w), len(stem_ids)))
+            sets = lex.synsets(w)
+            syn_n.append(len(sets))
+            syn.extend(synset_ids.setdefault(x, len(synset_ids)) for x in sets)
+        a = self._arrays
+        n_syn = np.asarray(syn_n, dtype=np.int64)
+        syn_a = np.asarray(syn, dtype=np.int64)
+        local = np.zeros(n_syn.size + 1, dtype=np.int64)
+        np.cumsum(n_syn, out=local[1:])
+        self._arrays = {
+            "stem": np.concatenate([a["stem"], np.asarray(stem, dtype=np.int64)]),
+            "func": np.concatenate([a["func"], np.fromiter((w in fw for w in new), bool)]),
+            "pword": np.concatenate(
+                [a["pword"], np.fromiter((vocab.get(w, 0) for w in new), np.int64)]
+            ),
+            "syn_off": np.concatenate([a["syn_off"], a["syn_off"][-1] + local[1:]]),
+            "syn": np.concatenate([a["syn"], syn_a]),
+            "bloom": np.concatenate([a["bloom"], _bloom(syn_a, local)]),
+        }
+
     def arrays(self) -> dict[str, np.ndarray]:
-        """Per-type ``stem``, ``func``, ``pword``, ``syn_off`` and synset ids ``syn``."""
-        if self._arrays is None:
-            n = np.asarray(self._syn_n, dtype=np.int64)
-            off = np.zeros(n.size + 1, dtype=np.int64)
-            np.cumsum(n, out=off[1:])
-            self._arrays = {
-                "stem": np.asarray(self._stem, dtype=np.int64),
-                "func": np.asarray(self._func, dtype=bool),
-                "pword": np.asarray(self._pword, dtype=np.int64),
-                "syn_off": off,
-                "syn": np.asarray(self._syn, dtype=np.int64),
-            }
-            self._arrays["bloom"] = _bloom(self._arrays["syn"], off)
+        """Per-type ``stem``, ``func``, ``pword``, ``bloom``, ``syn_off`` and synset ids ``syn``."""
         return self._arrays
 
 
@@ -176,7 +183,9 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     w = words.arrays()
     n_types = w["stem"].size
     # Synonym pairs among this chunk's types.
-    here = np.unique(tok)
+    seen = np.zeros(n_types, dtype=bool)
+    seen[tok] = True
+    here = np.flatnonzero(seen)
     so = w["syn_off"]
     pt, pi = _expand(so[here], so[here + 1] - so[here])
     syn_keys = _synonym_pairs(here[pt], w["syn"][pi], n_types)

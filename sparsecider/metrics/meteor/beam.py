@@ -108,7 +108,7 @@ def _search(c, idx, gain, forced, rest, n_pairs) -> np.ndarray:
     dkey = -gain * (1 << _W_SHIFT) - c.tl - c.rl
     start_at = (c.ts + 1) * 128 + c.rs + 1
     end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
-    pairs = np.unique(c.pair[idx])
+    pairs = c.pair[idx][_heads(c.pair[idx])]  # idx is in candidate order: sorted by pair
     # States (one row each); a pair's states are in beam order (pairs may interleave).
     sp = pairs.copy()
     skey = np.full(pairs.size, (_W0 << _W_SHIFT) + 256, dtype=np.int64)
