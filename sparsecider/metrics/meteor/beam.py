@@ -109,20 +109,20 @@ def _search(c, idx, gain, forced, rest, n_pairs) -> np.ndarray:
     start_at = (c.ts + 1) * 128 + c.rs + 1
     end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
     pairs = c.pair[idx][_heads(c.pair[idx])]  # idx is in candidate order: sorted by pair
-    # States (one row each); a pair's states are in beam order (pairs may interleave).
-    sp = pairs.copy()
-    skey = np.full(pairs.size, (_W0 << _W_SHIFT) + 256, dtype=np.int64)
-    sut = np.zeros(pairs.size, dtype=np.uint64)
-    sur = sut.copy()
-    send = np.zeros(pairs.size, dtype=np.int64)  # "no match yet": never a start
-    snode = np.full(pairs.size, -1, dtype=np.int64)
+    slot_of = np.full(n_pairs, -1, dtype=np.int64)
+    slot_of[pairs] = np.arange(pairs.size)
+    # States: pair slot q holds count[q] states in rows q * BEAM ..., in beam order, so a step
+    # reads and writes only the pairs with a candidate at that position.
+    n_rows = pairs.size * BEAM
+    skey = np.full(n_rows, (_W0 << _W_SHIFT) + 256, dtype=np.int64)
+    sut = np.zeros(n_rows, dtype=np.uint64)
+    sur = np.zeros(n_rows, dtype=np.uint64)
+    send = np.zeros(n_rows, dtype=np.int64)  # "no match yet": never a start
+    snode = np.full(n_rows, -1, dtype=np.int64)
+    count = np.ones(pairs.size, dtype=np.int64)
     node_c: list[np.ndarray] = []
     node_parent: list[np.ndarray] = []
     n_nodes = 0
-    is_active = np.zeros(n_pairs, dtype=bool)
-    n_cand = np.zeros(n_pairs, dtype=np.int64)
-    first_cand = np.zeros(n_pairs, dtype=np.int64)
-    pforced = np.zeros(n_pairs, dtype=bool)
     for i in range(int(ts_sorted[-1]) + 1):
         lo, hi = np.searchsorted(ts_sorted, [i, i + 1])
         if lo == hi:
@@ -130,60 +130,61 @@ def _search(c, idx, gain, forced, rest, n_pairs) -> np.ndarray:
         block = by_ts[lo:hi]
         bp = c.pair[block]  # sorted: the block is in (pair, key) order
         a_first = np.flatnonzero(_heads(bp))
-        ap = bp[a_first]
         a_n = np.diff(np.r_[a_first, bp.size])
-        is_active[ap] = True
-        n_cand[ap] = a_n
-        first_cand[ap] = a_first
-        pforced[ap] = (a_n == 1) & forced[block[a_first]]
-        act = is_active[sp]
-        # Forced pairs: every state takes the only candidate, no search.
-        f_rows = np.flatnonzero(act & pforced[sp])
-        fc = block[first_cand[sp[f_rows]]]
+        slots = slot_of[bp[a_first]]
+        fm = (a_n == 1) & forced[block[a_first]]
+        # Forced pairs: every state takes the only candidate (in place, order kept).
+        fs = slots[fm]
+        owner, row = _expand_counts(fs * BEAM, count[fs])
+        fc = block[a_first[fm]][owner]
+        node_c.append(fc)
+        node_parent.append(snode[row])
+        snode[row] = np.arange(n_nodes, n_nodes + row.size)
+        n_nodes += row.size
+        skey[row] += dkey[fc] + _CH * (start_at[fc] != send[row])
+        sut[row] |= tmask[fc]
+        sur[row] |= rmask[fc]
+        send[row] = end_at[fc]
         # The others: each state tries each candidate (key order), then skips the word.
-        g_rows = np.flatnonzero(act & ~pforced[sp])
-        rep = n_cand[sp[g_rows]] + 1
-        srow, k = _expand_counts(g_rows, rep)
-        gc = block[np.minimum(first_cand[sp[srow]] + k, hi - lo - 1)]
-        is_take = k < n_cand[sp[srow]]
+        gs, g_n, g_first = slots[~fm], a_n[~fm], a_first[~fm]
+        if gs.size == 0:
+            continue
+        owner, row = _expand_counts(gs * BEAM, count[gs])
+        rep = g_n[owner] + 1
+        srow, k = _expand_counts(np.zeros(row.size, dtype=np.int64), rep)
+        oj = owner[srow]
+        sr = row[srow]
+        is_take = k < g_n[oj]
+        gc = block[np.minimum(g_first[oj] + k, hi - lo - 1)]
         t_idx = np.flatnonzero(is_take)
-        ok = np.ones(srow.size, dtype=bool)
-        ok[t_idx] = ((sut[srow[t_idx]] & tmask[gc[t_idx]]) == 0) & (
-            (sur[srow[t_idx]] & rmask[gc[t_idx]]) == 0
+        ok = np.ones(sr.size, dtype=bool)
+        ok[t_idx] = ((sut[sr[t_idx]] & tmask[gc[t_idx]]) == 0) & (
+            (sur[sr[t_idx]] & rmask[gc[t_idx]]) == 0
         )
-        srow, gc, is_take = srow[ok], gc[ok], is_take[ok]
-        gp, gkey, gut, gur, gend = sp[srow], skey[srow], sut[srow], sur[srow], send[srow]
-        gnode = snode[srow]
+        oj, sr, gc, is_take = oj[ok], sr[ok], gc[ok], is_take[ok]
+        gkey, gut, gur, gend, gnode = skey[sr], sut[sr], sur[sr], send[sr], snode[sr]
         t_idx = np.flatnonzero(is_take)
-        tc, tr = gc[t_idx], srow[t_idx]
+        tc, tr = gc[t_idx], sr[t_idx]
         gkey[t_idx] += dkey[tc] + _CH * (start_at[tc] != send[tr])
         gut[t_idx] |= tmask[tc]
         gur[t_idx] |= rmask[tc]
         gend[t_idx] = end_at[tc]
-        keep = _select(gp, gkey, gut, gur, gend, rest[gp, i + 1], np.uint64(i))
-        gp, gkey, gut, gur, gend, gnode = (a[keep] for a in (gp, gkey, gut, gur, gend, gnode))
-        # New nodes: every forced take, and the kept takes.
+        keep, pos = _select(oj, gkey, gut, gur, gend, rest[pairs[gs[oj]], i + 1], np.uint64(i))
         tpos = np.flatnonzero(is_take[keep])
-        node_c += [fc, gc[keep][tpos]]
-        node_parent += [snode[f_rows], gnode[tpos]]
-        f_node = np.arange(n_nodes, n_nodes + f_rows.size)
-        gnode[tpos] = np.arange(n_nodes + f_rows.size, n_nodes + f_rows.size + tpos.size)
-        n_nodes += f_rows.size + tpos.size
-        fkey = skey[f_rows] + dkey[fc] + _CH * (start_at[fc] != send[f_rows])
-        # Each pair's states come from one of the three groups, so concatenating keeps them in
-        # beam order.
-        r = np.flatnonzero(~act)
-        sp = np.concatenate([sp[r], sp[f_rows], gp])
-        skey = np.concatenate([skey[r], fkey, gkey])
-        sut = np.concatenate([sut[r], sut[f_rows] | tmask[fc], gut])
-        sur = np.concatenate([sur[r], sur[f_rows] | rmask[fc], gur])
-        send = np.concatenate([send[r], end_at[fc], gend])
-        snode = np.concatenate([snode[r], f_node, gnode])
-        is_active[ap] = False
+        gnode = gnode[keep]
+        node_c.append(gc[keep][tpos])
+        node_parent.append(gnode[tpos])
+        gnode[tpos] = np.arange(n_nodes, n_nodes + tpos.size)
+        n_nodes += tpos.size
+        q = gs[oj[keep]]
+        dest = q * BEAM + pos
+        skey[dest], sut[dest], sur[dest] = gkey[keep], gut[keep], gur[keep]
+        send[dest], snode[dest] = gend[keep], gnode
+        count[gs] = np.bincount(oj[keep], minlength=gs.size)
     # The best final state of each pair (the first of equals).
-    order = np.argsort((sp << _PAIR_SHIFT) + skey, kind="stable")
-    first = _heads(sp[order])
-    node = snode[order[first]]
+    owner, row = _expand_counts(np.arange(pairs.size) * BEAM, count)
+    order = np.argsort((owner << _PAIR_SHIFT) + skey[row], kind="stable")
+    node = snode[row[order[_heads(owner[order])]]]
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
     out = []
@@ -202,11 +203,11 @@ def _heads(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _expand_counts(rows: np.ndarray, rep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    owner = np.repeat(rows, rep)
-    first = np.cumsum(rep) - rep
-    k = np.arange(owner.size) - np.repeat(first, rep)
-    return owner, k
+def _expand_counts(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each i, starts[i] + 0 .. counts[i] - 1: (owner i, value), grouped by i."""
+    owner = np.repeat(np.arange(counts.size), counts)
+    first = np.cumsum(counts) - counts
+    return owner, np.arange(owner.size) - first[owner] + starts[owner]
 
 
 def _select(sp, skey, sut, sur, send, rest, i: np.uint64) -> np.ndarray:
@@ -229,7 +230,7 @@ def _select(sp, skey, sut, sur, send, rest, i: np.uint64) -> np.ndarray:
     # At most BEAM per pair.
     starts = np.flatnonzero(_heads(op))
     pos = np.arange(op.size) - np.repeat(starts, np.diff(np.r_[starts, op.size]))
-    return order[pos < BEAM]
+    return order[pos < BEAM], pos[pos < BEAM]
 
 
 _K1 = np.uint64(0x9E3779B97F4A7C15)
