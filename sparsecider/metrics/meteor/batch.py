@@ -236,9 +236,16 @@ def _join(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every (i, j) with left[i] == right[j], grouped by i (j ascending within)."""
     order = np.argsort(right, kind="stable")
     rs = right[order]
-    lo = np.searchsorted(rs, left, side="left")
-    hi = np.searchsorted(rs, left, side="right")
-    li, pos = _expand(lo, hi - lo)
+    # One search per left key, among the distinct right keys.
+    head = np.flatnonzero(np.r_[True, rs[1:] != rs[:-1]]) if rs.size else np.zeros(0, np.int64)
+    if head.size == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    uniq = rs[head]
+    size = np.diff(np.r_[head, rs.size])
+    at = np.searchsorted(uniq, left)
+    at[at == uniq.size] = 0
+    n = np.where(uniq[at] == left, size[at], 0)
+    li, pos = _expand(head[at], n)
     return li, order[pos]
 
 
