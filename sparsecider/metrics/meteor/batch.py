@@ -42,8 +42,8 @@ class CaptionTable:
         Type id, stem id and function-word flag of every token.
     syn_keys : ndarray
         Sorted ``a * n_types + b`` for type pairs a != b sharing a WordNet synset.
-    bloom : ndarray (n_types,) uint64
-        Hash bits of each type's synsets (no common bit: no common synset).
+    partner_bits : ndarray (n_types,) uint64
+        Per type, :func:`_type_bit` of each of its synonyms in the chunk (a quick filter).
     occ_off : ndarray (n_captions + 1,)
         Offsets of each caption's phrase occurrences.
     occ_start, occ_len, occ_pid : ndarray
@@ -57,7 +57,7 @@ class CaptionTable:
     stem: np.ndarray
     func: np.ndarray
     syn_keys: np.ndarray
-    bloom: np.ndarray
+    partner_bits: np.ndarray
     occ_off: np.ndarray
     occ_start: np.ndarray
     occ_len: np.ndarray
@@ -108,7 +108,6 @@ class Words:
             "pword": z,
             "syn_off": np.zeros(1, dtype=np.int64),
             "syn": z,
-            "bloom": np.zeros(0, dtype=np.uint64),
         }
 
     def encode(self, flat: list[str]) -> np.ndarray:
@@ -143,22 +142,27 @@ class Words:
             ),
             "syn_off": np.concatenate([a["syn_off"], a["syn_off"][-1] + local[1:]]),
             "syn": np.concatenate([a["syn"], syn_a]),
-            "bloom": np.concatenate([a["bloom"], _bloom(syn_a, local)]),
         }
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """Per-type ``stem``, ``func``, ``pword``, ``bloom``, ``syn_off`` and synset ids ``syn``."""
+        """Per-type ``stem``, ``func``, ``pword``, ``syn_off`` and synset ids ``syn``."""
         return self._arrays
 
 
-def _bloom(syn: np.ndarray, off: np.ndarray) -> np.ndarray:
-    """Per type, a 64-bit set of its synsets' hash bits: types sharing a synset share a bit."""
+def _type_bit(types: np.ndarray) -> np.ndarray:
+    """A pseudo-random bit number (0-63) per type id."""
     with np.errstate(over="ignore"):
-        bits = np.uint64(1) << ((syn.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> 58)
-    out = np.zeros(off.size - 1, dtype=np.uint64)
-    some = np.flatnonzero(off[1:] > off[:-1])
-    if some.size:
-        out[some] = np.bitwise_or.reduceat(bits, off[some])
+        return (types.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(58)
+
+
+def _partner_bits(syn_keys: np.ndarray, n_types: int) -> np.ndarray:
+    """Per type a, the set of :func:`_type_bit` of its synonyms b (no bit: not a synonym)."""
+    out = np.zeros(n_types, dtype=np.uint64)
+    if syn_keys.size:
+        a, b = syn_keys // n_types, syn_keys % n_types
+        bits = np.uint64(1) << _type_bit(b)
+        first = np.flatnonzero(np.r_[True, a[1:] != a[:-1]])  # keys are sorted: grouped by a
+        out[a[first]] = np.bitwise_or.reduceat(bits, first)
     return out
 
 
@@ -201,7 +205,7 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
         stem=w["stem"][tok],
         func=w["func"][tok],
         syn_keys=syn_keys,
-        bloom=w["bloom"],
+        partner_bits=_partner_bits(syn_keys, n_types),
         occ_off=occ_off,
         occ_start=starts - off[owner],
         occ_len=plens,
@@ -269,8 +273,9 @@ def candidates_of_pairs(
     a, b = tab.tok[ti], tab.tok[rj]
     exact = a == b
     stem = (tab.stem[ti] == tab.stem[rj]) & ~exact
-    syn = (tab.bloom[a] & tab.bloom[b]) != 0
-    syn &= ~exact
+    # a's synonym bit set holds b's bit for every synonym b (most pairs fail here); then the
+    # exact check
+    syn = ((tab.partner_bits[a] >> _type_bit(b)) & np.uint64(1)).astype(bool)
     if syn.any():
         q = np.flatnonzero(syn)
         keys = a[q] * tab.n_types + b[q]
