@@ -5,6 +5,12 @@ integer array, the form the accumulator can sum exactly across processes;
 :func:`~.stats.segment_scores` and :func:`~.stats.corpus_score` (over
 :func:`~.stats.summed`) turn them into scores.  :func:`meteor_scores` does all
 three.
+
+Segments go in chunks of 1,024.  In a chunk every distinct caption is normalised and typed
+once (:mod:`.batch`), the candidates of all its (hypothesis, reference) pairs come from array
+joins (:mod:`.batch`), the alignment search runs for all pairs at once (:mod:`.beam`) and the
+statistics follow (:mod:`.pairstats`).  Pairs with a caption over 64 tokens take the per-pair
+code instead (:mod:`.segment`, :mod:`.align`: the same model, linear in the caption's length).
 """
 
 from __future__ import annotations
