@@ -52,7 +52,9 @@ def english_stemmer():
             f"METEOR needs snowballstemmer=={STEMMER_VERSION} (the jar's stems; "
             f"other releases stem differently), found {version}: {INSTALL_HINT}"
         )
-    return snowballstemmer.stemmer("english")
+    # Not snowballstemmer.stemmer("english"): that returns PyStemmer's C stemmer whenever
+    # PyStemmer is installed, whatever Snowball release it was built from.
+    return snowballstemmer.EnglishStemmer()
 
 
 class Lexicon:
