@@ -142,6 +142,10 @@ def test_array_path_equals_the_per_pair_code(res):
     for n in (63, 64, 65, 90):
         hyps.append(caption(n))
         refs.append([caption(20), caption(n)])
+    edge = ["", " ", ". . .", "Ünïcödé çafé , naïve", "a", "a a a a", "the dog the dog"]
+    for h in edge:
+        hyps.append(h)
+        refs.append([*edge, "a dog"])
     got = segment_statistics(hyps, refs, resources=res)
     assert np.array_equal(got, _per_pair(hyps, refs, res))
 
