@@ -130,7 +130,8 @@ def segment_statistics(
     resources : Resources, optional
         Loaded data (:func:`~.resources.load`); loaded on first use by default.
     n_jobs : int, default 1
-        Worker processes (spawned; each loads the cached data, about half a second).  The
+        Worker processes (spawned; each starts in about 1.5 s: imports and the cached data),
+        one block of whole chunks each.  Worth it for large inputs on idle cores only.  The
         result does not depend on it.  As with any spawned pool, a script calling this with
         ``n_jobs > 1`` needs an ``if __name__ == "__main__":`` guard.
 
@@ -160,7 +161,7 @@ def _in_processes(candidates, references, res: Resources, n_jobs: int) -> np.nda
     from concurrent.futures import ProcessPoolExecutor
 
     n = len(candidates)
-    per = -(-n // (n_jobs * 4) // _CHUNK) * _CHUNK or _CHUNK  # a few tasks per worker
+    per = -(-n // n_jobs // _CHUNK) * _CHUNK or _CHUNK  # one task per worker: start-up is dear
     bounds = [(lo, min(lo + per, n)) for lo in range(0, n, per)]
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=min(n_jobs, len(bounds)), mp_context=ctx) as pool:
