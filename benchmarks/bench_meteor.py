@@ -71,6 +71,7 @@ def heldout(n: int | None) -> tuple[list[str], list[list[str]]]:
 
 
 def jar(hyps: list[str], refs: list[list[str]]) -> dict:
+    """The jar's times, corpus and segment scores, and statistics (of the same run)."""
     from pycocoevalcap.meteor.meteor import Meteor
 
     t0 = time.perf_counter()
@@ -128,6 +129,7 @@ def main() -> None:
     from sparsecider.metrics.meteor import corpus_score, segment_scores, segment_statistics, summed
     from sparsecider.metrics.meteor.resources import load
 
+    load_before = os.getloadavg()  # the machine may be shared: say how busy it was
     hyps, refs = heldout(a.images)
     common.log(f"{len(hyps)} segments; running the jar (start-up, load, scoring)")
     j = jar(hyps, refs)
@@ -158,10 +160,12 @@ def main() -> None:
         },
         "jar": {"startup_s": j["startup_s"], "score_s": j["score_s"]},
         "ours_warm": {"load_s": t1 - t0, "score_s": t2 - t1},
+        "load_average_at_start": load_before,
     }
     total_jar = j["startup_s"] + j["score_s"]
     out["speedup_total"] = total_jar / (t2 - t0)
     out["speedup_scoring"] = j["score_s"] / (t2 - t1)
+    out["load_average_after_scoring"] = os.getloadavg()
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ)
         # warm memory: a fresh process loads the cached data and scores the first segments

@@ -30,7 +30,12 @@ from sparsecider.metrics.meteor import (
 from sparsecider.metrics.meteor.matchers import candidates
 from sparsecider.metrics.meteor.normalize import normalize
 from sparsecider.metrics.meteor.resources import load
-from sparsecider.metrics.meteor.segment import Caption, SynonymTypes, pair_candidates
+from sparsecider.metrics.meteor.segment import (
+    Caption,
+    SynonymTypes,
+    pair_candidates,
+    segment_stats,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # Segments of the COCO held-out fixture scored here (the whole set is a benchmark).
@@ -100,6 +105,61 @@ def test_fast_candidates_equal_the_plain_twin(res):
             slow = candidates(t.split(), f.split(), res.lexicon, res.paraphrases)
             fast = pair_candidates(full[t], full[f], res.paraphrases.partners, syn)
             assert fast == slow, (t, f)
+
+
+def _per_pair(hyps, refs, res):
+    """The per-pair code (segment.segment_stats), the array path's plain twin."""
+    from sparsecider.metrics.meteor.score import _captions, jar_fields
+
+    fields = [jar_fields(h, r) for h, r in zip(hyps, refs, strict=True)]
+    hs = [normalize(h, res.prefixes) for h, _ in fields]
+    rs = [[normalize(r, res.prefixes) for r in rr] for _, rr in fields]
+    caps = _captions(hs + [r for rr in rs for r in rr], res)
+    syn = SynonymTypes({t for rr in rs for r in rr for t in caps[r].tokens}, res.lexicon)
+    rows = [
+        segment_stats(caps[h], [caps[r] for r in rr], res, syn)
+        for h, rr in zip(hs, rs, strict=True)
+    ]
+    return np.asarray(rows, dtype=np.int64)
+
+
+def test_array_path_equals_the_per_pair_code(res):
+    # COCO pairs, then short random captions over words that repeat, stem, are synonyms or
+    # paraphrases of each other (the search's hard cases), some over 64 tokens (per-pair path).
+    hyps, refs = heldout(400)
+    rnd = np.random.default_rng(0)
+    vocab = (
+        "a a a the the of of dog dogs hound cat cats sofa couch kid child men man two couple "
+        "big large giant filled full with on in sitting seated bench x y , ."
+    ).split()
+
+    def caption(n):
+        return " ".join(rnd.choice(vocab, size=n))
+
+    for _ in range(400):
+        hyps.append(caption(int(rnd.integers(1, 12))))
+        refs.append([caption(int(rnd.integers(1, 12))) for _ in range(int(rnd.integers(1, 4)))])
+    for n in (63, 64, 65, 90):
+        hyps.append(caption(n))
+        refs.append([caption(20), caption(n)])
+    edge = ["", " ", ". . .", "Ünïcödé çafé , naïve", "a", "a a a a", "the dog the dog"]
+    for h in edge:
+        hyps.append(h)
+        refs.append([*edge, "a dog"])
+    got = segment_statistics(hyps, refs, resources=res)
+    assert np.array_equal(got, _per_pair(hyps, refs, res))
+
+
+def test_processes_give_the_same_statistics(coco, res):
+    _, got = coco  # N_COCO segments: more than one chunk, so the pool is used
+    hyps, refs = heldout(N_COCO)
+    assert np.array_equal(segment_statistics(hyps, refs, resources=res, n_jobs=2), got)
+
+
+@pytest.mark.parametrize("n_jobs", [0, -1, 1.5, True, "2"])
+def test_bad_n_jobs(n_jobs, res):
+    with pytest.raises(ValueError, match="n_jobs must be a positive int"):
+        segment_statistics(["a dog"], [["a dog"]], resources=res, n_jobs=n_jobs)
 
 
 # -- input handling ----------------------------------------------------------------------------

@@ -21,17 +21,22 @@ from pathlib import Path
 import numpy as np
 
 from .data import Sources
-from .paraphrase import MAX_PHRASE, build_arrays
+from .matchers import english_stemmer
+from .paraphrase import BUCKET_BITS, MAX_PHRASE, build_arrays
 
 __all__ = ["cache_dir", "cache_path", "load_or_build"]
 
-FORMAT = 2
+FORMAT = 4
 _SHAPES = {  # name -> (allowed dtypes, number of dimensions)
     "vocab": (("uint8",), 1),
+    "stems": (("uint8",), 1),
     "phrase_hash": (("uint64",), 1),
     "phrase_rows": (("uint16", "uint32"), 2),
     "fwd_indptr": (("int64",), 1),
     "fwd_partner": (("uint32",), 1),
+    "bwd_indptr": (("int64",), 1),
+    "bwd_partner": (("uint32",), 1),
+    "bucket_off": (("int64",), 1),
 }
 
 
@@ -77,11 +82,19 @@ def _validate(arrays: dict[str, np.ndarray], key: str) -> str | None:
     m = arrays["fwd_partner"].size
     if arrays["phrase_rows"].shape != (n, MAX_PHRASE):
         return "phrase_rows has the wrong shape"
-    ip = arrays["fwd_indptr"]
-    if ip.size != n + 1 or ip[0] != 0 or ip[-1] != m or np.any(ip[1:] < ip[:-1]):
-        return "fwd_indptr is inconsistent"
-    if m and int(arrays["fwd_partner"].max()) >= n:
-        return "fwd_partner points past the phrases"
+    for side in ("fwd", "bwd"):
+        ip = arrays[f"{side}_indptr"]
+        if ip.size != n + 1 or ip[0] != 0 or ip[-1] != m or np.any(ip[1:] < ip[:-1]):
+            return f"{side}_indptr is inconsistent"
+        if arrays[f"{side}_partner"].size != m:
+            return f"{side}_partner has the wrong size"
+        if m and int(arrays[f"{side}_partner"].max()) >= n:
+            return f"{side}_partner points past the phrases"
+    if np.count_nonzero(arrays["stems"] == 10) != np.count_nonzero(arrays["vocab"] == 10):
+        return "stems and vocab differ in length"
+    b = arrays["bucket_off"]
+    if b.size != (1 << BUCKET_BITS) + 1 or b[0] != 0 or b[-1] != n or np.any(b[1:] < b[:-1]):
+        return "bucket_off is inconsistent"
     if meta.get("digest") != _digest(arrays):
         return "its checksum does not match its contents"
     return None
@@ -126,7 +139,7 @@ def _build(sources: Sources, key: str, path: Path) -> dict[str, np.ndarray]:
         )
         progress = None
     try:
-        arrays = build_arrays(sources.paraphrase, progress)
+        arrays = build_arrays(sources.paraphrase, english_stemmer().stemWord, progress)
     finally:
         if bar is not None:
             bar.close()

@@ -52,7 +52,9 @@ def english_stemmer():
             f"METEOR needs snowballstemmer=={STEMMER_VERSION} (the jar's stems; "
             f"other releases stem differently), found {version}: {INSTALL_HINT}"
         )
-    return snowballstemmer.stemmer("english")
+    # Not snowballstemmer.stemmer("english"): that returns PyStemmer's C stemmer whenever
+    # PyStemmer is installed, whatever Snowball release it was built from.
+    return snowballstemmer.EnglishStemmer()
 
 
 class Lexicon:
@@ -86,6 +88,10 @@ class Lexicon:
         self._stemmer = english_stemmer()
         self._stems: dict[str, str] = {}
         self._sets: dict[str, frozenset[str]] = {}
+
+    def known_stems(self, stems: dict[str, str]) -> None:
+        """Start the stem memo with precomputed stems (this stemmer's, from the cache)."""
+        self._stems.update(stems)
 
     def stem(self, word: str) -> str:
         """The Snowball English stem of a word."""

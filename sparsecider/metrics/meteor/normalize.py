@@ -42,8 +42,9 @@ _SPACES = re.compile("[\t\x0c\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 _RUNS = re.compile(" {2,}")
 # Upper-case letters added to Unicode after version 13: Java 17 leaves them alone.
 _KEEP_CASE = {"\u2c2f", "\ua7c0", "\ua7d0", "\ua7d6", "\ua7d8"}
-# The common shape of a caption: ASCII words separated by single spaces, maybe a final period.
-_SIMPLE = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)*(\.?)")
+# The common shape of a caption: ASCII words separated by single spaces (a comma may end a word
+# followed by a space), maybe a final period.
+_SIMPLE = re.compile(r"[A-Za-z]+(?:,? [A-Za-z]+)*(\.?)")
 
 
 class Prefixes:
@@ -115,10 +116,15 @@ def normalize(s: str, prefixes: Prefixes) -> str:
     str
         Lower-cased tokens separated by single spaces (empty for a blank caption).
     """
+    if s[:1] <= " " or s[-1:] <= " ":
+        s = s.strip(_JTRIM)  # the first step of the full route below
     simple = _SIMPLE.fullmatch(s)
     if simple is not None:
         # Only the final period can need a decision: no next token, so it splits
-        # unless the last word is a nonbreaking prefix.
+        # unless the last word is a nonbreaking prefix.  A comma before a space is its
+        # own token.
+        if "," in s:
+            s = s.replace(",", " ,")
         if not simple.group(1):
             return s.lower()
         pre = s[:-1]
@@ -126,6 +132,11 @@ def normalize(s: str, prefixes: Prefixes) -> str:
         if last in prefixes.plain:
             return s.lower()
         return pre.lower() + " ."
+    return _full(s, prefixes)
+
+
+def _full(s: str, prefixes: Prefixes) -> str:
+    """Every step of section 2.1, for any caption."""
     s = s.strip(_JTRIM)
     s = s.replace("`", "'").replace("\u2018", "'").replace("\u2019", "'")
     s = s.replace("''", '"').replace("\u201c", '"').replace("\u201d", '"')

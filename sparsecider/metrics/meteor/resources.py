@@ -74,16 +74,19 @@ def load(sources: Sources | None = None) -> Resources:
             checksums = sources.checksums()
             jar = sources.jar
             words = read_jar_text(jar, "function/english.words").split("\n")
+            index = ParaphraseIndex(load_or_build(sources, checksums))
+            lexicon = Lexicon(
+                read_jar_text(jar, "synonym/english.synsets"),
+                read_jar_text(jar, "synonym/english.exceptions"),
+            )
+            lexicon.known_stems(index.stems)
             res = Resources(
                 sources=sources,
                 checksums=checksums,
                 function_words=frozenset(w for w in words if w),
                 prefixes=Prefixes(read_jar_text(jar, "nonbreaking/english.prefixes")),
-                lexicon=Lexicon(
-                    read_jar_text(jar, "synonym/english.synsets"),
-                    read_jar_text(jar, "synonym/english.exceptions"),
-                ),
-                paraphrases=ParaphraseIndex(load_or_build(sources, checksums)),
+                lexicon=lexicon,
+                paraphrases=index,
             )
             _LOADED[sources] = res
     return res

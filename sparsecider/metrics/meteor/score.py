@@ -5,6 +5,12 @@ integer array, the form the accumulator can sum exactly across processes;
 :func:`~.stats.segment_scores` and :func:`~.stats.corpus_score` (over
 :func:`~.stats.summed`) turn them into scores.  :func:`meteor_scores` does all
 three.
+
+Segments go in chunks of 1,024.  In a chunk every distinct caption is normalised and typed
+once (:mod:`.batch`), the candidates of all its (hypothesis, reference) pairs come from array
+joins (:mod:`.batch`), the alignment search runs for all pairs at once (:mod:`.beam`) and the
+statistics follow (:mod:`.pairstats`).  Pairs with a caption over 64 tokens take the per-pair
+code instead (:mod:`.segment`, :mod:`.align`: the same model, linear in the caption's length).
 """
 
 from __future__ import annotations
@@ -13,15 +19,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .align import align
+from .batch import MAX_FAST, Words, candidates_of_pairs, caption_table
+from .beam import align_pairs
 from .normalize import normalize
+from .pairstats import alignment_statistics
 from .resources import Resources, load
-from .segment import Caption, SynonymTypes, segment_stats, stats_array
+from .segment import Caption, SynonymTypes, alignment_stats, pair_candidates, stats_array
 from .stats import N_STATS, corpus_score, segment_scores, summed
 
 __all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
 
 _BATCH_TOKENS = 1 << 18  # tokens per vectorised phrase lookup (bounds its memory)
-_CHUNK = 2048  # segments scored together
+_CHUNK = 1024  # segments scored together
 _JTRIM = "".join(chr(i) for i in range(33))
 
 
@@ -107,6 +117,7 @@ def segment_statistics(
     references: Sequence[Sequence[str]],
     *,
     resources: Resources | None = None,
+    n_jobs: int = 1,
 ) -> np.ndarray:
     """METEOR 1.5's 23 statistics for each candidate against its references.
 
@@ -118,6 +129,11 @@ def segment_statistics(
         The references of each segment (at least one each).
     resources : Resources, optional
         Loaded data (:func:`~.resources.load`); loaded on first use by default.
+    n_jobs : int, default 1
+        Worker processes (spawned; each starts in about 1.5 s: imports and the cached data),
+        one block of whole chunks each.  Worth it for large inputs on idle cores only.  The
+        result does not depend on it.  As with any spawned pool, a script calling this with
+        ``n_jobs > 1`` needs an ``if __name__ == "__main__":`` guard.
 
     Returns
     -------
@@ -125,34 +141,100 @@ def segment_statistics(
         The jar's statistics (specification 4.1), in input order.
     """
     _check(candidates, references)
+    if not isinstance(n_jobs, int) or isinstance(n_jobs, bool) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive int, got {n_jobs!r}")
     res = load() if resources is None else resources
+    if n_jobs > 1 and len(candidates) > _CHUNK:
+        return _in_processes(candidates, references, res, n_jobs)
     out = np.zeros((len(candidates), N_STATS), dtype=np.int64)
+    words = Words(res)
     # Segments go in chunks, so memory holds one chunk's captions, not the corpus's.
     for lo in range(0, len(candidates), _CHUNK):
         hi = min(lo + _CHUNK, len(candidates))
-        out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res)
+        out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res, words)
     return out
 
 
-def _chunk(candidates: Sequence[str], references: Sequence[Sequence[str]], res: Resources):
+def _in_processes(candidates, references, res: Resources, n_jobs: int) -> np.ndarray:
+    """Contiguous blocks of whole chunks, one task each; results put back in input order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    n = len(candidates)
+    per = -(-n // n_jobs // _CHUNK) * _CHUNK or _CHUNK  # one task per worker: start-up is dear
+    bounds = [(lo, min(lo + per, n)) for lo in range(0, n, per)]
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(n_jobs, len(bounds)), mp_context=ctx) as pool:
+        parts = pool.map(
+            _block,
+            [
+                (list(candidates[lo:hi]), [list(r) for r in references[lo:hi]], res.sources)
+                for lo, hi in bounds
+            ],
+        )
+        return np.concatenate(list(parts))
+
+
+def _block(task) -> np.ndarray:
+    candidates, references, sources = task
+    return segment_statistics(candidates, references, resources=load(sources))
+
+
+def _chunk(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], res: Resources, words: Words
+):
     fields = [jar_fields(c, r) for c, r in zip(candidates, references, strict=True)]
-    memo: dict[str, str] = {}
+    memo: dict[str, int] = {}
+    texts: list[str] = []
+    raw: dict[str, int] = {}
 
-    def norm(t: str) -> str:
-        n = memo.get(t)
-        if n is None:
-            n = memo[t] = normalize(t, res.prefixes)
-        return n
+    def cid(t: str) -> int:
+        # each distinct raw text normalised once, each distinct normalised text typed once
+        k = raw.get(t)
+        if k is None:
+            n = normalize(t, res.prefixes)
+            k = memo.get(n)
+            if k is None:
+                k = memo[n] = len(texts)
+                texts.append(n)
+            raw[t] = k
+        return k
 
-    hyps = [norm(h) for h, _ in fields]
-    refs = [[norm(r) for r in rs] for _, rs in fields]
-    caps = _captions(hyps + [r for rs in refs for r in rs], res)
-    vocab = {t for rs in refs for r in rs for t in caps[r].tokens}
+    hyp_ids = [cid(h) for h, _ in fields]
+    ref_ids = [[cid(r) for r in rs] for _, rs in fields]
+    n_refs = np.fromiter((len(rs) for rs in ref_ids), np.int64, len(ref_ids))
+    seg = np.repeat(np.arange(len(fields)), n_refs)
+    hyp = np.asarray(hyp_ids, dtype=np.int64)[seg]
+    ref = np.fromiter((r for rs in ref_ids for r in rs), np.int64, int(n_refs.sum()))
+    tab = caption_table(texts, res, words)
+    lens = tab.lengths()
+    fast = (lens[hyp] <= MAX_FAST) & (lens[ref] <= MAX_FAST)
+    stats = np.zeros((seg.size, N_STATS), dtype=np.int64)
+    fp = np.flatnonzero(fast)
+    cands = candidates_of_pairs(tab, hyp[fp], ref[fp], seg[fp], res)
+    chosen = align_pairs(cands, fp.size)
+    stats[fp] = alignment_statistics(tab, hyp[fp], ref[fp], cands, chosen)
+    slow = np.flatnonzero(~fast)
+    if slow.size:
+        stats[slow] = _slow_pairs(texts, hyp[slow], ref[slow], res)
+    # Each segment keeps its best reference: the highest score, then the earliest.
+    scores = segment_scores(stats)
+    order = np.lexsort((np.arange(seg.size), -scores, seg))
+    first = np.r_[True, seg[order][1:] != seg[order][:-1]]
+    return stats[order[first]]
+
+
+def _slow_pairs(texts: list[str], hyp: np.ndarray, ref: np.ndarray, res: Resources) -> np.ndarray:
+    """Statistics of pairs with long captions, one pair at a time (linear in their length)."""
+    used = sorted(set(hyp.tolist()) | set(ref.tolist()))
+    caps = _captions([texts[k] for k in used], res)
+    vocab = {t for r in set(ref.tolist()) for t in caps[texts[r]].tokens}
     syn = SynonymTypes(vocab, res.lexicon)
-    rows = [
-        segment_stats(caps[h], [caps[r] for r in rs], res, syn)
-        for h, rs in zip(hyps, refs, strict=True)
-    ]
+    rows = []
+    for h, r in zip(hyp.tolist(), ref.tolist(), strict=True):
+        test, other = caps[texts[h]], caps[texts[r]]
+        props = pair_candidates(test, other, res.paraphrases.partners, syn)
+        rows.append(alignment_stats(test, other, align(props, len(test.tokens))))
     return stats_array(rows)
 
 

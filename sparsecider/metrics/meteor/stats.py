@@ -80,6 +80,11 @@ def full_one_chunk(s) -> bool:
 def segment_scores(stats: np.ndarray) -> np.ndarray:
     """Segment scores of an ``(n_segments, 23)`` statistics array.
 
+    The same operations as :func:`score_one`, in the same order, on whole columns (IEEE
+    double arithmetic is element-wise, so each score is :func:`score_one`'s to the last bit);
+    the one power goes through Python's ``float.__pow__``, as :func:`score_one` does, since
+    numpy's vectorised ``power`` may round differently.
+
     Parameters
     ----------
     stats : ndarray of shape (n_segments, 23), integer
@@ -89,8 +94,39 @@ def segment_scores(stats: np.ndarray) -> np.ndarray:
     -------
     ndarray of shape (n_segments,), float64
     """
-    stats = np.asarray(stats)
-    return np.array([score_one(row) for row in stats.tolist()], dtype=np.float64)
+    s = np.asarray(stats).reshape(-1, N_STATS).astype(np.float64)
+    out = np.zeros(s.shape[0], dtype=np.float64)
+    live = np.flatnonzero(s[:, TEST_MATCHED] + s[:, REF_MATCHED] != 0)
+    if live.size == 0:
+        return out
+    s = s[live]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = _side_cols(s, 0)
+        r = _side_cols(s, 1)
+        ok = (p != 0) & (r != 0)
+        fmean = 1.0 / (ALPHA / r + (1.0 - ALPHA) / p)
+        frag = s[:, CHUNKS] / ((s[:, TEST_MATCHED] + s[:, REF_MATCHED]) / 2)
+    whole = (
+        (s[:, TEST_MATCHED] == s[:, TEST_LEN])
+        & (s[:, REF_MATCHED] == s[:, REF_LEN])
+        & (s[:, CHUNKS] == 1)
+    )
+    frag[whole] = 0.0
+    frag = np.array([f**BETA for f in frag.tolist()], dtype=np.float64)
+    pen = GAMMA * frag
+    out[live] = np.where(ok, (1.0 - pen) * fmean, 0.0)
+    return out
+
+
+def _side_cols(s: np.ndarray, off: int) -> np.ndarray:
+    num = np.zeros(s.shape[0], dtype=np.float64)
+    for k in range(4):
+        num += WEIGHTS[k] * DELTA * s[:, 4 + 4 * k + off]
+    for k in range(4):
+        num += WEIGHTS[k] * (1.0 - DELTA) * s[:, 6 + 4 * k + off]
+    length, func = s[:, TEST_LEN + off], s[:, TEST_FUNC + off]
+    den = DELTA * (length - func) + (1.0 - DELTA) * func
+    return num / den
 
 
 def summed(stats: np.ndarray) -> np.ndarray:

@@ -1,0 +1,369 @@
+"""Candidate matches of many caption pairs at once, as flat integer arrays (specification 5).
+
+The same candidates as :func:`~.segment.pair_candidates` (its per-pair twin), made for a whole
+chunk of pairs with array operations: every distinct caption is split, stemmed and looked up
+once, its tokens become integer type ids, and the candidates of all pairs come from a few joins.
+Pairs whose captions exceed :data:`MAX_FAST` tokens go to the per-pair code instead (their
+positions would not fit the 64-bit masks of :mod:`.beam`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
+from .resources import Resources
+
+__all__ = [
+    "MAX_FAST",
+    "Candidates",
+    "CaptionTable",
+    "Words",
+    "candidates_of_pairs",
+    "caption_table",
+]
+
+#: Longest caption (tokens) the array path handles; longer ones take the per-pair path.
+MAX_FAST = 64
+
+
+@dataclass
+class CaptionTable:
+    """Distinct normalised captions of a chunk, as arrays.
+
+    Attributes
+    ----------
+    texts : list of str
+    off : ndarray (n_captions + 1,)
+        Token offsets of each caption in ``tok``.
+    tok, stem, func : ndarray (n_tokens,)
+        Type id, stem id and function-word flag of every token.
+    syn_keys : ndarray
+        Sorted ``a * n_types + b`` for type pairs a != b sharing a WordNet synset.
+    partner_bits : ndarray (n_types,) uint64
+        Per type, :func:`_type_bit` of each of its synonyms in the chunk (a quick filter).
+    occ_off : ndarray (n_captions + 1,)
+        Offsets of each caption's phrase occurrences.
+    occ_start, occ_len, occ_pid : ndarray
+        Paraphrase-table phrases occurring in the captions (ordered by caption, start, length).
+    n_types : int
+    """
+
+    texts: list
+    off: np.ndarray
+    tok: np.ndarray
+    stem: np.ndarray
+    func: np.ndarray
+    syn_keys: np.ndarray
+    partner_bits: np.ndarray
+    occ_off: np.ndarray
+    occ_start: np.ndarray
+    occ_len: np.ndarray
+    occ_pid: np.ndarray
+    n_types: int
+
+    def lengths(self) -> np.ndarray:
+        """Number of tokens of each caption."""
+        return np.diff(self.off)
+
+
+@dataclass
+class Candidates:
+    """Candidate matches of many pairs, sorted by (pair, t_start, t_len, r_start, r_len).
+
+    ``count`` is the number of proposals of the span pair (exact pairs count 1), ``stage`` the
+    earliest proposing stage.
+    """
+
+    pair: np.ndarray
+    ts: np.ndarray
+    tl: np.ndarray
+    rs: np.ndarray
+    rl: np.ndarray
+    stage: np.ndarray
+    count: np.ndarray
+
+
+class Words:
+    """The word types met by one scoring run, with what matching needs of each, looked up once.
+
+    Type ids are global to the run, so later chunks only look up their new words.
+
+    Parameters
+    ----------
+    res : Resources
+    """
+
+    def __init__(self, res: Resources) -> None:
+        self._res = res
+        self.ids: dict[str, int] = {}
+        self._stem_ids: dict[str, int] = {}
+        self._synset_ids: dict[str, int] = {}
+        z = np.zeros(0, dtype=np.int64)
+        self._arrays = {
+            "stem": z,
+            "func": np.zeros(0, dtype=bool),
+            "pword": z,
+            "syn_off": np.zeros(1, dtype=np.int64),
+            "syn": z,
+        }
+
+    def encode(self, flat: list[str]) -> np.ndarray:
+        """Type ids of tokens (new words get their features now)."""
+        ids = self.ids
+        new = [w for w in dict.fromkeys(flat) if w not in ids]
+        if new:
+            self._add(new)
+        return np.fromiter(map(ids.__getitem__, flat), np.int64, len(flat))
+
+    def _add(self, new: list[str]) -> None:
+        res = self._res
+        lex, fw, vocab = res.lexicon, res.function_words, res.paraphrases.vocab
+        stem_ids, synset_ids = self._stem_ids, self._synset_ids
+        stem, syn_n, syn = [], [], []
+        for w in new:
+            self.ids[w] = len(self.ids)
+            stem.append(stem_ids.setdefault(lex.stem(w), len(stem_ids)))
+            sets = lex.synsets(w)
+            syn_n.append(len(sets))
+            syn.extend(synset_ids.setdefault(x, len(synset_ids)) for x in sets)
+        a = self._arrays
+        n_syn = np.asarray(syn_n, dtype=np.int64)
+        syn_a = np.asarray(syn, dtype=np.int64)
+        local = np.zeros(n_syn.size + 1, dtype=np.int64)
+        np.cumsum(n_syn, out=local[1:])
+        self._arrays = {
+            "stem": np.concatenate([a["stem"], np.asarray(stem, dtype=np.int64)]),
+            "func": np.concatenate([a["func"], np.fromiter((w in fw for w in new), bool)]),
+            "pword": np.concatenate(
+                [a["pword"], np.fromiter((vocab.get(w, 0) for w in new), np.int64)]
+            ),
+            "syn_off": np.concatenate([a["syn_off"], a["syn_off"][-1] + local[1:]]),
+            "syn": np.concatenate([a["syn"], syn_a]),
+        }
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Per-type ``stem``, ``func``, ``pword``, ``syn_off`` and synset ids ``syn``."""
+        return self._arrays
+
+
+def _type_bit(types: np.ndarray) -> np.ndarray:
+    """A pseudo-random bit number (0-63) per type id."""
+    with np.errstate(over="ignore"):
+        return (types.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(58)
+
+
+def _partner_bits(syn_keys: np.ndarray, n_types: int) -> np.ndarray:
+    """Per type a, the set of :func:`_type_bit` of its synonyms b (no bit: not a synonym)."""
+    out = np.zeros(n_types, dtype=np.uint64)
+    if syn_keys.size:
+        a, b = syn_keys // n_types, syn_keys % n_types
+        bits = np.uint64(1) << _type_bit(b)
+        first = np.flatnonzero(np.r_[True, a[1:] != a[:-1]])  # keys are sorted: grouped by a
+        out[a[first]] = np.bitwise_or.reduceat(bits, first)
+    return out
+
+
+def caption_table(texts: list[str], res: Resources, words: Words | None = None) -> CaptionTable:
+    """Split, type, stem and phrase-index distinct normalised captions.
+
+    Parameters
+    ----------
+    texts : list of str
+        Distinct normalised captions.
+    res : Resources
+    words : Words, optional
+        The run's word types (a fresh one by default).
+    """
+    words = Words(res) if words is None else words
+    # Split every caption at once (normalised text: single spaces, no empty token).
+    lens = np.fromiter((t.count(" ") + 1 if t else 0 for t in texts), np.int64, len(texts))
+    flat = " ".join(t for t in texts if t).split(" ") if lens.any() else []
+    tok = words.encode(flat)
+    off = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(lens, out=off[1:])
+    w = words.arrays()
+    n_types = w["stem"].size
+    # Synonym pairs among this chunk's types.
+    seen = np.zeros(n_types, dtype=bool)
+    seen[tok] = True
+    here = np.flatnonzero(seen)
+    so = w["syn_off"]
+    pt, pi = _expand(so[here], so[here + 1] - so[here])
+    syn_keys = _synonym_pairs(here[pt], w["syn"][pi], n_types)
+    # Paraphrase phrases of every caption, in one vectorised lookup.
+    ends = np.repeat(off[1:], lens)
+    starts, plens, pids = res.paraphrases.find(w["pword"][tok], ends)
+    owner = np.searchsorted(off, starts, side="right") - 1
+    occ_off = np.searchsorted(owner, np.arange(len(texts) + 1))
+    return CaptionTable(
+        texts=texts,
+        off=off,
+        tok=tok,
+        stem=w["stem"][tok],
+        func=w["func"][tok],
+        syn_keys=syn_keys,
+        partner_bits=_partner_bits(syn_keys, n_types),
+        occ_off=occ_off,
+        occ_start=starts - off[owner],
+        occ_len=plens,
+        occ_pid=pids,
+        n_types=n_types,
+    )
+
+
+def _synonym_pairs(types: np.ndarray, synsets: np.ndarray, n_types: int) -> np.ndarray:
+    """Sorted unique ``a * n_types + b``, a != b, for types sharing a synset."""
+    if types.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.argsort(synsets, kind="stable")
+    t, s = types[order], synsets[order]
+    start = np.searchsorted(s, s, side="left")
+    size = np.searchsorted(s, s, side="right") - start
+    row, col = _expand(start, size)
+    a, b = t[row], t[col]
+    keys = a * n_types + b
+    return np.unique(keys[a != b])
+
+
+def _expand(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each i, the indices starts[i] .. starts[i] + sizes[i] - 1: (owner i, index)."""
+    owner = np.repeat(np.arange(sizes.size), sizes)
+    first = np.cumsum(sizes) - sizes
+    idx = np.arange(owner.size) - first[owner] + starts[owner]
+    return owner, idx
+
+
+def _join(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (i, j) with left[i] == right[j], grouped by i (j ascending within)."""
+    order = np.argsort(right, kind="stable")
+    rs = right[order]
+    # One search per left key, among the distinct right keys.
+    head = np.flatnonzero(np.r_[True, rs[1:] != rs[:-1]]) if rs.size else np.zeros(0, np.int64)
+    if head.size == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    uniq = rs[head]
+    size = np.diff(np.r_[head, rs.size])
+    at = np.searchsorted(uniq, left)
+    at[at == uniq.size] = 0
+    n = np.where(uniq[at] == left, size[at], 0)
+    li, pos = _expand(head[at], n)
+    return li, order[pos]
+
+
+def candidates_of_pairs(
+    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res
+) -> Candidates:
+    """Candidates of the pairs (hyp[p], ref[p]) (caption indexes into ``tab``).
+
+    ``seg[p]`` is the segment of pair p: the pairs of a segment are consecutive and share
+    their hypothesis.  Every caption must have at most :data:`MAX_FAST` tokens.
+    """
+    off = tab.off
+    m = off[hyp + 1] - off[hyp]
+    n = off[ref + 1] - off[ref]
+    # One-word candidates: every (test word, reference word) of every pair.
+    p, k = _expand(np.zeros(hyp.size, np.int64), m * n)
+    i = k // n[p]
+    j = k - i * n[p]
+    ti = off[hyp][p] + i
+    rj = off[ref][p] + j
+    a, b = tab.tok[ti], tab.tok[rj]
+    exact = a == b
+    stem = (tab.stem[ti] == tab.stem[rj]) & ~exact
+    # a's synonym bit set holds b's bit for every synonym b (most pairs fail here); then the
+    # exact check
+    syn = ((tab.partner_bits[a] >> _type_bit(b)) & np.uint64(1)).astype(bool)
+    if syn.any():
+        q = np.flatnonzero(syn)
+        keys = a[q] * tab.n_types + b[q]
+        at = np.searchsorted(tab.syn_keys, keys)
+        at[at == tab.syn_keys.size] = 0
+        syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False
+    keep = np.flatnonzero(exact | stem | syn)
+    one = (
+        p[keep],
+        i[keep],
+        np.ones(keep.size, np.int64),
+        j[keep],
+        np.ones(keep.size, np.int64),
+        np.where(exact[keep], EXACT, np.where(stem[keep], STEM, SYNONYM)),
+        np.where(exact[keep], 1, stem[keep].astype(np.int64) + syn[keep]),
+    )
+    parts = [one, *_paraphrase(tab, hyp, ref, seg, res)]
+    cols = [np.concatenate([part[c] for part in parts]) for c in range(7)]
+    pair, ts, tl, rs, rl, stage, count = cols
+    key = (((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    new = np.ones(key.size, dtype=bool)
+    new[1:] = key[1:] != key[:-1]
+    first = np.flatnonzero(new)
+    take = order[first]
+    return Candidates(
+        pair=pair[take],
+        ts=ts[take],
+        tl=tl[take],
+        rs=rs[take],
+        rl=rl[take],
+        stage=np.minimum.reduceat(stage[order], first) if first.size else stage[:0],
+        count=np.add.reduceat(count[order], first) if first.size else count[:0],
+    )
+
+
+def _paraphrase(
+    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res
+) -> list[tuple]:
+    """Paraphrase candidates of both directions, one row per proposing table entry.
+
+    Driven from the hypothesis, which all pairs of a segment share: each phrase occurring in a
+    hypothesis is expanded to its table partners once per segment (not once per reference),
+    then joined with the phrases of that segment's references.
+    """
+    index = res.paraphrases
+    if tab.occ_pid.size == 0 or hyp.size == 0:
+        return []
+    arrays = index.arrays
+    n_phr = int(index.hashes.size)
+    # Pairs of one segment are consecutive and share their hypothesis.
+    first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+    s_hyp = hyp[first]
+    s_of_pair = np.cumsum(np.r_[True, seg[1:] != seg[:-1]]) - 1
+    pr, ro = _expand(tab.occ_off[ref], tab.occ_off[ref + 1] - tab.occ_off[ref])
+    right = s_of_pair[pr] * n_phr + tab.occ_pid[ro]
+    sh, ho = _expand(tab.occ_off[s_hyp], tab.occ_off[s_hyp + 1] - tab.occ_off[s_hyp])
+    hp = tab.occ_pid[ho]
+    # Only partners occurring in some reference of the chunk can match (a flag per table phrase).
+    present = np.zeros(n_phr, dtype=bool)
+    present[tab.occ_pid[ro]] = True
+    out = []
+    # An entry (p1, p2) proposes test p1 with reference p2 (the forward partners of a test
+    # phrase), and reference p1 with test p2 (its backward partners).
+    uniq, which = np.unique(hp, return_inverse=True)
+    for side in ("fwd", "bwd"):
+        # Partners of each distinct hypothesis phrase, then those of each occurrence.
+        indptr, partner = arrays[f"{side}_indptr"], arrays[f"{side}_partner"]
+        lo = indptr[uniq]
+        uo, ui = _expand(lo, indptr[uniq + 1] - lo)
+        q = partner[ui].astype(np.int64)
+        ok = present[q]
+        uo, q = uo[ok], q[ok]
+        u_off = np.searchsorted(uo, np.arange(uniq.size + 1))
+        xo, xi = _expand(u_off[which], u_off[which + 1] - u_off[which])
+        left = sh[xo] * n_phr + q[xi]
+        li, ri = _join(left, right)
+        t, r = ho[xo[li]], ro[ri]
+        out.append(
+            (
+                pr[ri],
+                tab.occ_start[t],
+                tab.occ_len[t],
+                tab.occ_start[r],
+                tab.occ_len[r],
+                np.full(li.size, PARAPHRASE, np.int64),
+                np.ones(li.size, np.int64),
+            )
+        )
+    return out
