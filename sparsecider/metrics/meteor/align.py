@@ -121,7 +121,7 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     by_t, by_r, contest_bit, bit = _rivals(objs)
     cert = certain(objs, n_test)
     big = n_test >= _BIG
-    masks = [frozenset(range(o[0], o[0] + o[1])) if big else ((1 << o[1]) - 1) << o[0] for o in objs]
+    masks = [frozenset(range(t, t + n)) if big else ((1 << n) - 1) << t for t, n, *_ in objs]
     flagged = 0  # bits of the contested objects
     # A state: (base rank, bits of its objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs
@@ -139,7 +139,7 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                 new.append(st)
                 continue
             for k in here:
-                ts, tl, rs, rl, _ = o = objs[k]
+                ts, tl, rs, rl, _ = objs[k]
                 if big:
                     if not used.isdisjoint(masks[k]):
                         continue

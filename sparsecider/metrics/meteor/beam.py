@@ -165,8 +165,8 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
     sbase = np.full(rows, _BASE0, dtype=np.int64)
     sbits = np.zeros(rows, dtype=np.uint64)
     sused = np.zeros(rows, dtype=np.uint64)
-    snext = np.zeros(rows, dtype=np.int64)
-    send = np.zeros(rows, dtype=np.int64)  # "no match yet": never a start
+    # next free reference position << 14, plus the packed end of the last match (0: none)
+    sne = np.zeros(rows, dtype=np.int64)
     snode = np.full(rows, -1, dtype=np.int64)
     count = np.ones(n_slots, dtype=np.int64)
     node_c: list[np.ndarray] = []
@@ -190,55 +190,58 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
         sr = row[srow]
         is_take = k < a_n[oj]
         gc = block[np.minimum(a_first[oj] + k, hi - lo - 1)]
-        ok = ~is_take | ((snext[sr] <= j) & ((sused[sr] & tmask[gc]) == 0))
+        ok = ~is_take | (((sne[sr] >> 14) <= j) & ((sused[sr] & tmask[gc]) == 0))
         oj, sr, gc, is_take = oj[ok], sr[ok], gc[ok], is_take[ok]
-        gbase, gbits, gused, gnext = sbase[sr], sbits[sr], sused[sr], snext[sr]
-        gend, gnode = send[sr], snode[sr]
+        # Only what ranks the new list is gathered for every row; the rest for kept rows.
+        gbase, gbits = sbase[sr], sbits[sr]
         t = np.flatnonzero(is_take)
-        tc, tr = gc[t], sr[t]
-        gbase[t] += dkey[tc] + _CHUNK * (start_at[tc] != send[tr])
-        gbits[t] |= obit[tc]
-        gused[t] |= tmask[tc]
-        gnext[t] = j + c.rl[tc]
-        gend[t] = end_at[tc]
+        tc = gc[t]
+        gbase[t] += dkey[tc] + _CHUNK * (start_at[tc] != (sne[sr[t]] & 16383))
         q = gs[oj]
-        # Check 1 (the new list, before sorting): an object taken here and another object
-        # with the same test start anywhere in the list contest each other.
-        heads = np.flatnonzero(_heads(oj))
-        present = np.bitwise_or.reduceat(gbits, heads)
-        added = np.zeros(gs.size, dtype=np.uint64)
-        np.bitwise_or.at(added, oj[t], obit[tc])
-        bo = np.searchsorted(gs, bq)  # each block object's group
-        hit = ((added[bo] & obit[block]) != 0) & ((present[bo] & otgm[block]) != 0)
-        if hit.any():
-            f = np.where(hit, (present[bo] & otgm[block] & cand_bits[bq]) | ocbit[block], _Z)
-            np.bitwise_or.at(flagged, bq, f)
+        contest = bool(obit[block].any())
+        if contest:
+            gbits[t] |= obit[tc]
+            # Check 1 (the new list, before sorting): an object taken here and another
+            # object with the same test start anywhere in the list contest each other.
+            present = np.bitwise_or.reduceat(gbits, np.flatnonzero(_heads(oj)))
+            added = np.zeros(gs.size, dtype=np.uint64)
+            np.bitwise_or.at(added, oj[t], obit[tc])
+            bo = np.searchsorted(gs, bq)  # each block object's group
+            hit = ((added[bo] & obit[block]) != 0) & ((present[bo] & otgm[block]) != 0)
+            if hit.any():
+                f = np.where(hit, (present[bo] & otgm[block] & cand_bits[bq]) | ocbit[block], _Z)
+                np.bitwise_or.at(flagged, bq, f)
         keep, pos = _cut(oj, gbase, gbits, flagged[q])
-        # Check 2 (the kept list): objects of this reference start kept together.
-        kq = oj[keep]
-        kheads = np.flatnonzero(_heads(kq))
-        kpresent = np.bitwise_or.reduceat(gbits[keep], kheads)
-        here = np.zeros(gs.size, dtype=np.uint64)
-        np.bitwise_or.at(here, bo, obit[block])
-        mine = kpresent & here[kq[kheads]]
-        two = np.bitwise_count(mine) > 1
-        if two.any():
-            grp = kq[kheads][two]
-            new_f = flagged[gs[grp]] | (mine[two] & cand_bits[gs[grp]])
-            if (new_f != flagged[gs[grp]]).any():
-                flagged[gs[grp]] = new_f
-                keep2, pos = _cut(kq, gbase[keep], gbits[keep], flagged[gs[kq]])
-                keep = keep[keep2]
-        # New nodes for the kept children.
+        if contest:
+            # Check 2 (the kept list): objects of this reference start kept together.
+            kq = oj[keep]
+            kheads = np.flatnonzero(_heads(kq))
+            kpresent = np.bitwise_or.reduceat(gbits[keep], kheads)
+            here = np.zeros(gs.size, dtype=np.uint64)
+            np.bitwise_or.at(here, bo, obit[block])
+            mine = kpresent & here[kq[kheads]]
+            two = np.bitwise_count(mine) > 1
+            if two.any():
+                grp = gs[kq[kheads][two]]
+                new_f = flagged[grp] | (mine[two] & cand_bits[grp])
+                if (new_f != flagged[grp]).any():
+                    flagged[grp] = new_f
+                    keep2, pos = _cut(kq, gbase[keep], gbits[keep], flagged[gs[kq]])
+                    keep = keep[keep2]
+        ks, kc = sr[keep], gc[keep]
+        kused, kne, knode = sused[ks], sne[ks], snode[ks]
         tpos = np.flatnonzero(is_take[keep])
-        gnode = gnode[keep]
-        node_c.append(gc[keep][tpos])
-        node_parent.append(gnode[tpos])
-        gnode[tpos] = np.arange(n_nodes, n_nodes + tpos.size)
+        c2 = kc[tpos]
+        kused[tpos] |= tmask[c2]
+        kne[tpos] = ((j + c.rl[c2]) << 14) + end_at[c2]
+        # New nodes for the kept children.
+        node_c.append(c2)
+        node_parent.append(knode[tpos])
+        knode[tpos] = np.arange(n_nodes, n_nodes + tpos.size)
         n_nodes += tpos.size
         dest = q[keep] * BEAM + pos
-        sbase[dest], sbits[dest], sused[dest] = gbase[keep], gbits[keep], gused[keep]
-        snext[dest], send[dest], snode[dest] = gnext[keep], gend[keep], gnode
+        sbase[dest], sbits[dest], sused[dest] = gbase[keep], gbits[keep], kused
+        sne[dest], snode[dest] = kne, knode
         count[gs] = np.bincount(oj[keep], minlength=gs.size)
     # The first state of each pair is its answer (the lists are kept sorted).
     node = snode[np.arange(n_slots) * BEAM]
@@ -254,8 +257,9 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
 
 def _cut(group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndarray):
     """Rows kept (the first BEAM of each group, stably sorted by rank) and their places."""
-    matches = 255 - (base & 255)
-    val = matches - np.bitwise_count(bits & flagged).astype(np.int64)
+    val = 255 - (base & 255)  # matches
+    if flagged.any():
+        val = val - np.bitwise_count(bits & flagged).astype(np.int64)
     rank = ((128 - val) << 24) + base
     order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
     g = group[order]

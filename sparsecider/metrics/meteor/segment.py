@@ -183,7 +183,7 @@ def segment_stats(
 
 
 def _upper_bound(test: Caption, ref: Caption, props: dict) -> float:
-    """A score no alignment of these candidates can exceed (fragmentation 0, best weights)."""
+    """A score no alignment of these candidates can exceed (best weights, least fragmentation)."""
     if not props:
         return 0.0
     wt: dict[int, float] = {}
@@ -203,8 +203,9 @@ def _upper_bound(test: Caption, ref: Caption, props: dict) -> float:
         for x, w in words.items():
             s[(6 if func[x] else 4) + off] += w
         s[21 + off] = len(words)
+    # One chunk over every word that can be matched: the least fragmentation possible (none
+    # only if every word of both captions can be matched).
     s[20] = 1
-    s[21], s[22] = s[0], s[1]  # "wholly matched in one chunk": fragmentation 0
     return score_one(s) * (1 + 1e-9)
 
 
