@@ -86,12 +86,14 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     for d in range(width):
         touch_t += np.bincount((c.pair * 64 + c.ts + d)[c.tl > d], minlength=touch_t.size)
         touch_r += np.bincount((c.pair * 64 + c.rs + d)[c.rl > d], minlength=touch_r.size)
-    shared = np.zeros(n_pairs, dtype=bool)
+    alone = np.ones(c.pair.size, dtype=bool)  # no other object touches its words
     for d in range(width):
         m = c.tl > d
-        shared[c.pair[m][touch_t[(c.pair * 64 + c.ts + d)[m]] > 1]] = True
+        alone[m] &= touch_t[(c.pair * 64 + c.ts + d)[m]] == 1
         m = c.rl > d
-        shared[c.pair[m][touch_r[(c.pair * 64 + c.rs + d)[m]] > 1]] = True
+        alone[m] &= touch_r[(c.pair * 64 + c.rs + d)[m]] == 1
+    shared = np.zeros(n_pairs, dtype=bool)
+    shared[c.pair[~alone]] = True
     chosen = [idx[~shared[pair]]]
     sel = idx[shared[pair]]
     if sel.size:
@@ -99,7 +101,7 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         # object's last reference position (none beyond the test's end, nor past 64).
         last = c.pair[sel] * 64 + c.rs[sel] + c.rl[sel] - 1
         cert = touch_t[last] <= 1
-        chosen.append(_search(c, sel, cert))
+        chosen.append(_search(c, sel, cert, alone[sel]))
     out = np.concatenate(chosen)
     return out[np.lexsort((c.ts[out], c.pair[out]))]
 
@@ -127,9 +129,14 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     return bit, cbit, tgm, too_many
 
 
-def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
+def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray) -> np.ndarray:
     """The beam search of :func:`~.align.align` for the objects ``sel`` (whole pairs, in
-    option order)."""
+    option order); ``alone``: no other object touches the object's words.
+
+    The walk stops at each pair's last object that is not alone: the objects after it are
+    taken by the answer, which is the first kept state that is best once they are added
+    (METEOR_BEHAVIOUR.md, appendix N18).
+    """
     bit, cbit, tgm, too_many = _bits(c, sel)
     p_all = c.pair[sel]
     slow = too_many[p_all]
@@ -137,7 +144,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
     if slow.any():
         out.append(_per_pair(c, sel[slow]))
         sel, bit, cbit, tgm, cert = sel[~slow], bit[~slow], cbit[~slow], tgm[~slow], cert[~slow]
-        p_all = p_all[~slow]
+        p_all, alone = p_all[~slow], alone[~slow]
     if sel.size == 0:
         return np.concatenate(out)
     n = c.pair.size
@@ -172,7 +179,11 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
     node_c: list[np.ndarray] = []
     node_parent: list[np.ndarray] = []
     n_nodes = 0
-    by_rs = sel[np.argsort(c.rs[sel], kind="stable")]  # by position, then pair, option order
+    last_shared = np.full(n_slots, -1, dtype=np.int64)
+    np.maximum.at(last_shared, slot_of[p_all[~alone]], c.rs[sel[~alone]])
+    tail = alone & (c.rs[sel] > last_shared[slot_of[p_all]])
+    walk = sel[~tail]
+    by_rs = walk[np.argsort(c.rs[walk], kind="stable")]  # by position, then pair, option order
     rs_sorted = c.rs[by_rs]
     for j in range(int(rs_sorted[-1]) + 1):
         lo, hi = np.searchsorted(rs_sorted, [j, j + 1])
@@ -243,8 +254,22 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
         sbase[dest], sbits[dest], sused[dest] = gbase[keep], gbits[keep], kused
         sne[dest], snode[dest] = kne, knode
         count[gs] = np.bincount(oj[keep], minlength=gs.size)
-    # The first state of each pair is its answer (the lists are kept sorted).
-    node = snode[np.arange(n_slots) * BEAM]
+    # The first state of each pair is its answer (the lists are kept sorted); with a tail,
+    # the first state that ranks best with the tail's first object added (only whether that
+    # object extends the state's last chunk differs between states).
+    best = np.arange(n_slots) * BEAM
+    tail = sel[tail]
+    if tail.size:
+        tq = slot_of[c.pair[tail]]
+        h = _heads(tq)
+        o1, q1 = tail[h], tq[h]
+        owner, row = _expand_counts(q1 * BEAM, count[q1])
+        rank = _rank(sbase[row], sbits[row], flagged[q1[owner]])
+        rank += _CHUNK * (start_at[o1[owner]] != (sne[row] & 16383))
+        order = np.argsort((owner << _PAIR_SHIFT) + rank, kind="stable")
+        best[q1] = row[order[_heads(owner[order])]]
+        out.append(tail)
+    node = snode[best]
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
     node = node[node >= 0]
@@ -257,15 +282,20 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
 
 def _cut(group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndarray):
     """Rows kept (the first BEAM of each group, stably sorted by rank) and their places."""
-    val = 255 - (base & 255)  # matches
-    if flagged.any():
-        val = val - np.bitwise_count(bits & flagged).astype(np.int64)
-    rank = ((128 - val) << 24) + base
+    rank = _rank(base, bits, flagged)
     order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
     g = group[order]
     starts = np.flatnonzero(_heads(g))
     pos = np.arange(g.size) - np.repeat(starts, np.diff(np.r_[starts, g.size]))
     return order[pos < BEAM], pos[pos < BEAM]
+
+
+def _rank(base: np.ndarray, bits: np.ndarray, flagged: np.ndarray) -> np.ndarray:
+    """The full rank: the uncontested matches (the first key) put before ``base``."""
+    val = 255 - (base & 255)  # matches
+    if flagged.any():
+        val = val - np.bitwise_count(bits & flagged).astype(np.int64)
+    return ((128 - val) << 24) + base
 
 
 def _per_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
