@@ -4,7 +4,7 @@ The jar's search as observed from outside (METEOR_BEHAVIOUR.md, 6.1-6.3): a beam
 partial alignments walks the REFERENCE left to right.  Every proposal is its own candidate
 object (a span pair proposed by two stages is two objects).  At reference position j each
 state free at j is followed by one child per object starting at j whose test span is free
-(objects by stage, then longer reference span, longer test span, test start), then by itself;
+(objects by stage, then longer reference span, test start, shorter test span), then by itself;
 the list is stably sorted by (-uncontested matches, chunks, -"certain" matches, -matches) and
 cut to 40.  A one-word-to-one-word non-exact object becomes *contested* (it stops counting in
 the first key) once another object with the same test start is in the list with it (checked
@@ -44,10 +44,10 @@ def chunk_count(matches: list[Match]) -> int:
 def options(props: dict) -> list[Match]:
     """Candidate objects (one per proposal) in the search's option order.
 
-    By reference start, then stage, longer reference span, longer test span, test start.
+    By reference start, then stage, longer reference span, test start, shorter test span.
     """
     objs = [(*k, s) for k, stages in props.items() for s in stages]
-    objs.sort(key=lambda o: (o[2], o[4], -o[3], -o[1], o[0]))
+    objs.sort(key=lambda o: (o[2], o[4], -o[3], o[0], o[1]))
     return objs
 
 

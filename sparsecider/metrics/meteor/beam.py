@@ -75,9 +75,9 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     """
     if c.pair.size == 0:
         return np.zeros(0, dtype=np.int64)
-    # Option order within each pair: reference start, stage, longer reference span, longer
-    # test span, test start.
-    idx = np.lexsort((c.ts, -c.tl, -c.rl, c.stage, c.rs, c.pair))
+    # Option order within each pair: reference start, stage, longer reference span, test
+    # start, shorter test span.
+    idx = np.lexsort((c.tl, c.ts, -c.rl, c.stage, c.rs, c.pair))
     pair = c.pair[idx]
     # How many objects cover each word: a pair where none shares a word keeps them all.
     width = int(max(c.tl.max(), c.rl.max()))
