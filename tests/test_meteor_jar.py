@@ -146,6 +146,9 @@ def test_array_path_equals_the_per_pair_code(res):
     for h in edge:
         hyps.append(h)
         refs.append([*edge, "a dog"])
+    # more than 64 candidates that contest each other: the array path hands the pair over
+    hyps.append("dogs " * 30 + "a cat")
+    refs.append(["dog " * 30 + "a cats", "the dog"])
     got = segment_statistics(hyps, refs, resources=res)
     assert np.array_equal(got, _per_pair(hyps, refs, res))
 

@@ -98,7 +98,8 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[int], list[int]]:
     """Objects grouped by test start and by reference start, and the contest bit of each.
 
     Only one-word-to-one-word non-exact objects can be contested; they and the objects that
-    share a test start with one of them get a bit (the presence sets of the checks).
+    share a test start or a reference start with one of them get a bit (the presence sets of
+    the checks).
     """
     by_t: dict[int, list[int]] = {}
     by_r: dict[int, list[int]] = {}
@@ -118,6 +119,7 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[int], list[int]]:
 
 
 def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
+    """The walk of the module docstring over the objects (in option order)."""
     by_t, by_r, contest_bit, bit = _rivals(objs)
     cert = certain(objs, n_test)
     big = n_test >= _BIG
