@@ -8,7 +8,8 @@ three.
 
 Segments go in chunks of 1,024.  In a chunk every distinct caption is normalised and typed
 once (:mod:`.batch`), the candidates of all its (hypothesis, reference) pairs come from array
-joins (:mod:`.batch`), the alignment search runs for all pairs at once (:mod:`.beam`) and the
+joins (:mod:`.batch`), the alignment search runs for many pairs at once (:mod:`.beam`: first
+each segment's most promising reference, then the references that can still be chosen) and the
 statistics follow (:mod:`.pairstats`).  Pairs with a caption over 64 tokens take the per-pair
 code instead (:mod:`.segment`, :mod:`.align`: the same model, linear in the caption's length).
 """
