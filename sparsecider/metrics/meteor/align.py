@@ -1,33 +1,33 @@
-"""Choosing the alignment among the candidate matches (specification 6).
+"""Choosing the alignment among the candidate matches (specification 6), one pair at a time.
 
-What the jar optimises, as observed from outside (see IMPLEMENTER_NOTES.md):
+The jar's search as observed from outside (METEOR_BEHAVIOUR.md, 6.1-6.3): a beam of 40
+partial alignments walks the REFERENCE left to right.  Every proposal is its own candidate
+object (a span pair proposed by two stages is two objects).  At reference position j each
+state free at j is followed by one child per object starting at j whose test span is free
+(objects by stage, then longer reference span, test start, shorter test span), then by itself;
+the list is stably sorted by (-uncontested matches, chunks, -"certain" matches, -matches) and
+cut to 40.  A one-word-to-one-word non-exact object becomes *contested* (it stops counting in
+the first key) once another object with the same test start is in the list with it (checked
+before the sort), or one with the same reference start is in the kept list (after the cut).
 
-1. the weighted number of covered words, where a match counts ``weight(stage) *
-   (t_len + r_len)``, except that a one-word-to-one-word non-exact match is
-   *contested* -- it counts 0 -- when its span pair was proposed more than once,
-   or when another such candidate starts at the same test (reference) position
-   with a disjoint reference (test) word;
-2. then the fewest chunks;
-3. then the most covered words (contested matches included);
-4. then the first alignment found, taking test words left to right, each
-   candidate (ordered by reference position) before skipping the word.
-
-The common case -- no two candidates overlap and none is contested -- has one
-answer, all candidates, and is returned at once; the rest goes through a beam
-search over test positions, which is exhaustive for the sizes met in captions.
+Only reference positions where some object starts change anything, so only those are walked:
+the cost follows the number of objects, not the captions' length.  :mod:`.beam` runs the same
+search on arrays for many pairs at once.
 """
 
 from __future__ import annotations
 
 from .matchers import EXACT
 
-__all__ = ["BEAM", "align", "chunk_count"]
+__all__ = ["BEAM", "align", "chunk_count", "options"]
 
 #: The jar's beam size (its usage text: ``-x beamSize (default 40)``).
 BEAM = 40
-_WEIGHT_X = (10, 6, 8, 6)  # module weights times 10: exact integer sums
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
+
+_F = 1 << 21  # field width of the packed rank (counts below 2**21 matches)
+_BIG = 4096  # test length from which used test positions are a frozenset, not an int
 
 
 def chunk_count(matches: list[Match]) -> int:
@@ -41,45 +41,37 @@ def chunk_count(matches: list[Match]) -> int:
     return count
 
 
-def _contested(props: dict[tuple[int, int, int, int], list[int]]) -> set[tuple[int, int, int, int]]:
-    """Non-exact candidates the jar only takes when they add no chunk.
+def options(props: dict) -> list[Match]:
+    """Candidate objects (one per proposal) in the search's option order.
 
-    A span pair proposed more than once, and a candidate with a rival of the same shape
-    starting at the same test (reference) position whose reference (test) span is disjoint
-    from its own.  Overlapping rivals (``a couple``/``two`` and ``couple of``/``two``) are not
-    contested.
+    By reference start, then stage, longer reference span, test start, shorter test span.
     """
-    out = set()
-    by_t: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
-    by_r: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
-    for k, (stage, n) in props.items():
-        if stage == EXACT or k[1] != 1 or k[3] != 1:
-            continue  # multi-word spans are never contested (`the person`/`a person` twice)
-        if n > 1:
-            out.add(k)
-        by_t.setdefault((k[0], k[1], k[3]), []).append(k)
-        by_r.setdefault((k[2], k[1], k[3]), []).append(k)
-    for group, other in ((by_t, 2), (by_r, 0)):
-        for keys in group.values():
-            if len(keys) < 2:
-                continue
-            for k in keys:
-                lo, n = k[other], k[other + 1]
-                if any(j[other] + j[other + 1] <= lo or lo + n <= j[other] for j in keys if j != k):
-                    out.add(k)
-    return out
+    objs = [(*k, s) for k, stages in props.items() for s in stages]
+    objs.sort(key=lambda o: (o[2], o[4], -o[3], o[0], o[1]))
+    return objs
 
 
-def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> list[Match]:
+def certain(objs: list[Match], n_test: int) -> list[bool]:
+    """The "certain" quirk (6.2): at most one object covers the TEST position numbered like
+    the object's last REFERENCE position (none beyond the test's end)."""
+    ct = [0] * n_test
+    for ts, tl, *_ in objs:
+        for x in range(ts, ts + tl):
+            ct[x] += 1
+    return [o[2] + o[3] - 1 >= n_test or ct[o[2] + o[3] - 1] <= 1 for o in objs]
+
+
+def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     """The jar's alignment from the proposed matches.
 
     Parameters
     ----------
     props : dict
-        ``(t_start, t_len, r_start, r_len) -> [earliest stage, number of proposals]``
+        ``(t_start, t_len, r_start, r_len) -> [stage of each proposal]``
         (:func:`~sparsecider.metrics.meteor.matchers.candidates`).
     n_test : int
         Number of test tokens.
+    beam : int, default 40
 
     Returns
     -------
@@ -88,132 +80,119 @@ def align(props: dict[tuple[int, int, int, int], list[int]], n_test: int) -> lis
     """
     if not props:
         return []
-    keys = sorted(props)
-    exact_only = True
-    for v in props.values():
-        if v[0] != EXACT:
-            exact_only = False
-            break
-    contested = () if exact_only else _contested(props)
-    touch_t = [0] * n_test
+    objs = options(props)
+    touch_t: dict[int, int] = {}
     touch_r: dict[int, int] = {}
-    for ts, tl, rs, rl in keys:
+    for ts, tl, rs, rl, _ in objs:
         for x in range(ts, ts + tl):
-            touch_t[x] += 1
+            touch_t[x] = touch_t.get(x, 0) + 1
         for x in range(rs, rs + rl):
             touch_r[x] = touch_r.get(x, 0) + 1
-    if not contested and max(touch_t) == 1 and max(touch_r.values()) == 1:
-        return [(*k, props[k][0]) for k in keys]  # nothing competes: every candidate is taken
-    big = max(touch_r) >= _BIG
-    by_start: dict[int, list[tuple]] = {}
-    forced: dict[int, tuple] = {}
-    for k in keys:
-        ts, tl, rs, rl = k
-        stage = props[k][0]
-        gain = 0 if k in contested else _WEIGHT_X[stage] * (tl + rl)
-        cand = (ts, tl, rs, rl, stage, gain, (1 << tl) - 1, 0 if big else ((1 << rl) - 1) << rs)
-        by_start.setdefault(ts, []).append(cand)
-    for i, cands in by_start.items():
-        # Touching no other candidate's words and counting > 0: in every best alignment.
-        if len(cands) == 1:
-            ts, tl, rs, rl, stage, gain = cands[0][:6]
-            if (
-                gain > 0
-                and all(touch_t[x] == 1 for x in range(ts, ts + tl))
-                and all(touch_r[x] == 1 for x in range(rs, rs + rl))
-            ):
-                forced[i] = cands[0]
-    # rest[i]: the most weight positions >= i could still add (an optimistic bound).
-    rest = [0] * (n_test + 1)
-    for i in range(n_test - 1, -1, -1):
-        cands = by_start.get(i)
-        rest[i] = rest[i + 1] + (max(c[5] for c in cands) if cands else 0)
-    # A state: (-weighted, chunks, -covered, used_t, used_r, t_end, r_end, matches).  used_t is
-    # relative to the current word (bit 0 = word i), so it stays small on long captions; used_r is
-    # an int bit set, or a frozenset when the reference is long (an int would cost its length);
-    # matches is a linked list (match, previous).  States with the same masks and last match end
-    # have the same futures: only the best (the first found on a tie) is kept, which makes the
-    # search exact for captions while staying small.
-    beam = [(0, 0, 0, 0, frozenset() if big else 0, -1, -1, None)]
-    at = 0
-    for i in range(n_test):
-        cands = by_start.get(i)
-        if not cands:
-            continue
-        shift = i - at
-        at = i
-        if shift:
-            beam = [
-                (w, ch, cov, ut >> shift, ur, te, re_, ms)
-                for w, ch, cov, ut, ur, te, re_, ms in beam
-            ]
-        f = forced.get(i)
-        if f is not None:
-            ts, tl, rs, rl, stage, gain, tmask, rmask = f
-            m = (ts, tl, rs, rl, stage)
-            rmask = frozenset(range(rs, rs + rl)) if big else rmask
-            beam = [
-                (w - gain, ch + (ts != te or rs != re_), cov - tl - rl, ut | tmask, ur | rmask,
-                 ts + tl, rs + rl, (m, ms))
-                for w, ch, cov, ut, ur, te, re_, ms in beam
-            ]  # fmt: skip
-            continue
-        grown = []
-        for state in beam:
-            w, ch, cov, ut, ur, te, re_, ms = state
-            if not ut & 1:
-                for ts, tl, rs, rl, stage, gain, tmask, rmask in cands:
-                    if ut & tmask:
+    if max(touch_t.values()) == 1 and max(touch_r.values()) == 1:
+        # No two objects share a word: the best state takes every one (and none is contested).
+        return sorted(objs)
+    return _search(objs, n_test, beam)
+
+
+def _rivals(objs: list[Match]) -> tuple[dict, dict, list[int], list[int]]:
+    """Objects grouped by test start and by reference start, and the contest bit of each.
+
+    Only one-word-to-one-word non-exact objects can be contested; they and the objects that
+    share a test start or a reference start with one of them get a bit (the presence sets of
+    the checks).
+    """
+    by_t: dict[int, list[int]] = {}
+    by_r: dict[int, list[int]] = {}
+    for k, o in enumerate(objs):
+        by_t.setdefault(o[0], []).append(k)
+        by_r.setdefault(o[2], []).append(k)
+    can = [o[4] != EXACT and o[1] == 1 and o[3] == 1 for o in objs]
+    bit = [0] * len(objs)
+    n = 0
+    for group in (*by_t.values(), *by_r.values()):
+        if len(group) > 1 and any(can[k] for k in group):
+            for k in group:
+                if not bit[k]:
+                    bit[k] = 1 << n
+                    n += 1
+    return by_t, by_r, [b if c else 0 for b, c in zip(bit, can, strict=True)], bit
+
+
+def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
+    """The walk of the module docstring over the objects (in option order)."""
+    by_t, by_r, contest_bit, bit = _rivals(objs)
+    cert = certain(objs, n_test)
+    big = n_test >= _BIG
+    masks = [frozenset(range(t, t + n)) if big else ((1 << n) - 1) << t for t, n, *_ in objs]
+    flagged = 0  # bits of the contested objects
+    # A state: (base rank, bits of its objects, used test positions, next free reference
+    # position, end (test, reference) of its last match, match list node).  base packs
+    # (chunks, -certain, -matches); the first key, -uncontested matches, is added at sort time
+    # from the bits (contest marks change during the search).
+    states = [((_F - 1) * _F + _F - 1, 0, frozenset() if big else 0, 0, None, None)]
+    starts = sorted(by_r)
+    for j in starts:
+        here = by_r[j]
+        new = []
+        added = 0  # bits of objects taken by some child at this step
+        for st in states:
+            base, bits, used, nxt, end, node = st
+            if nxt > j:
+                new.append(st)
+                continue
+            for k in here:
+                ts, tl, rs, rl, _ = objs[k]
+                if big:
+                    if not used.isdisjoint(masks[k]):
                         continue
-                    if big:
-                        if not ur.isdisjoint(range(rs, rs + rl)):
-                            continue
-                        nur = ur.union(range(rs, rs + rl))
-                    else:
-                        if ur & rmask:
-                            continue
-                        nur = ur | rmask
-                    grown.append(
-                        (w - gain, ch + (ts != te or rs != re_), cov - tl - rl, ut | tmask,
-                         nur, ts + tl, rs + rl, ((ts, tl, rs, rl, stage), ms))
-                    )  # fmt: skip
-            grown.append(state)  # skipping word i comes after every way of taking it
-            if len(grown) > _COMPACT:
-                grown = _select(grown, rest[i + 1])
-        if len(grown) > 1:
-            grown = _select(grown, rest[i + 1])
-        beam = grown
-    node = min(beam, key=_rank)[7]  # min keeps the first of equals
+                    nused = used | masks[k]
+                elif used & masks[k]:
+                    continue
+                else:
+                    nused = used | masks[k]
+                d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
+                new.append((base + d, bits | bit[k], nused, j + rl, (ts + tl, rs + rl), (k, node)))
+                added |= bit[k]
+            new.append((base, bits, used, j + 1, end, node))
+        # Check 1 (the new list, before sorting): objects taken here against the objects of
+        # the whole list with the same test start.
+        if added:
+            present = 0
+            for st in new:
+                present |= st[1]
+            for k in here:
+                if added & bit[k]:
+                    group = by_t[objs[k][0]]
+                    if len(group) > 1 and any(present & bit[x] for x in group if x != k):
+                        flagged |= contest_bit[k]
+                        for x in group:
+                            if present & bit[x]:
+                                flagged |= contest_bit[x]
+        new.sort(key=lambda s: _rank(s, flagged))
+        states = new[:beam]
+        # Check 2 (the kept list): objects of this reference start kept together.
+        if added and len(here) > 1:
+            present = 0
+            for st in states:
+                present |= st[1]
+            kept = [k for k in here if present & bit[k]]
+            if len(kept) > 1:
+                before = flagged
+                for k in kept:
+                    flagged |= contest_bit[k]
+                if flagged != before:
+                    states.sort(key=lambda s: _rank(s, flagged))
+    node = states[0][5]
     out = []
     while node is not None:
-        out.append(node[0])
+        out.append(objs[node[0]])
         node = node[1]
-    return out[::-1]
+    return sorted(out)
 
 
-_BIG = 4096  # reference length from which used positions are a frozenset
-_COMPACT = 4096  # states gathered before an intermediate selection (same result, less memory)
-
-
-def _select(grown: list, rest: int) -> list:
-    """The best ``BEAM`` states with distinct futures, in rank order (stable)."""
-    grown.sort(key=_rank)  # stable: ties keep the order found
-    # A state that cannot reach the best weight even taking the most from every later
-    # position can never win on the first criterion.
-    limit = grown[0][0] + rest
-    seen = set()
-    kept = []
-    for st in grown:
-        if st[0] > limit:
-            break
-        sig = (st[3], st[4], st[5], st[6])
-        if sig not in seen:
-            seen.add(sig)
-            kept.append(st)
-            if len(kept) == BEAM:
-                break
-    return kept
-
-
-def _rank(state: tuple) -> tuple:
-    return state[:3]
+def _rank(state: tuple, flagged: int) -> int:
+    # base already holds chunks, -certain and -matches; the first key (uncontested matches)
+    # is the matches minus the contested ones among them.
+    base, bits = state[0], state[1]
+    matches = _F - 1 - base % _F
+    return (_F - matches + (bits & flagged).bit_count()) * _F**3 + base

@@ -71,11 +71,9 @@ class CaptionTable:
 
 @dataclass
 class Candidates:
-    """Candidate matches of many pairs, sorted by (pair, t_start, t_len, r_start, r_len).
-
-    ``count`` is the number of proposals of the span pair (exact pairs count 1), ``stage`` the
-    earliest proposing stage.
-    """
+    """Candidate objects of many pairs, one per proposal (a span pair proposed by two stages,
+    or by a paraphrase entry and its reverse, is two rows), sorted by (pair, t_start, t_len,
+    r_start, r_len, stage)."""
 
     pair: np.ndarray
     ts: np.ndarray
@@ -83,7 +81,6 @@ class Candidates:
     rs: np.ndarray
     rl: np.ndarray
     stage: np.ndarray
-    count: np.ndarray
 
 
 class Words:
@@ -282,34 +279,24 @@ def candidates_of_pairs(
         at = np.searchsorted(tab.syn_keys, keys)
         at[at == tab.syn_keys.size] = 0
         syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False
-    keep = np.flatnonzero(exact | stem | syn)
+    # One row per proposal: exact or stem, and synonym (a stem pair can also be a synonym).
+    keep = np.flatnonzero(exact | stem)
+    ks = np.flatnonzero(syn)
+    both = np.r_[keep, ks]
     one = (
-        p[keep],
-        i[keep],
-        np.ones(keep.size, np.int64),
-        j[keep],
-        np.ones(keep.size, np.int64),
-        np.where(exact[keep], EXACT, np.where(stem[keep], STEM, SYNONYM)),
-        np.where(exact[keep], 1, stem[keep].astype(np.int64) + syn[keep]),
+        p[both],
+        i[both],
+        np.ones(both.size, np.int64),
+        j[both],
+        np.ones(both.size, np.int64),
+        np.r_[np.where(exact[keep], EXACT, STEM), np.full(ks.size, SYNONYM, np.int64)],
     )
     parts = [one, *_paraphrase(tab, hyp, ref, seg, res)]
-    cols = [np.concatenate([part[c] for part in parts]) for c in range(7)]
-    pair, ts, tl, rs, rl, stage, count = cols
-    key = (((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl
+    pair, ts, tl, rs, rl, stage = (np.concatenate([part[c] for part in parts]) for c in range(6))
+    key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
     order = np.argsort(key, kind="stable")
-    key = key[order]
-    new = np.ones(key.size, dtype=bool)
-    new[1:] = key[1:] != key[:-1]
-    first = np.flatnonzero(new)
-    take = order[first]
     return Candidates(
-        pair=pair[take],
-        ts=ts[take],
-        tl=tl[take],
-        rs=rs[take],
-        rl=rl[take],
-        stage=np.minimum.reduceat(stage[order], first) if first.size else stage[:0],
-        count=np.add.reduceat(count[order], first) if first.size else count[:0],
+        pair=pair[order], ts=ts[order], tl=tl[order], rs=rs[order], rl=rl[order], stage=stage[order]
     )
 
 
@@ -363,7 +350,6 @@ def _paraphrase(
                 tab.occ_start[r],
                 tab.occ_len[r],
                 np.full(li.size, PARAPHRASE, np.int64),
-                np.ones(li.size, np.int64),
             )
         )
     return out

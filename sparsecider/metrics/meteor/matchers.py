@@ -194,16 +194,16 @@ def candidates(
     Returns
     -------
     dict
-        ``(t_start, t_len, r_start, r_len) -> [earliest proposing stage, number of proposals]``.
+        ``(t_start, t_len, r_start, r_len) -> [stage of each proposal]`` (ascending).
     """
     props: dict[tuple[int, int, int, int], list[int]] = {}
 
     def add(key, stage):
         v = props.get(key)
         if v is None:
-            props[key] = [stage, 1]
+            props[key] = [stage]
         else:
-            v[1] += 1
+            v.append(stage)
 
     stems_r = [lexicon.stem(w) for w in ref]
     syn_r = [lexicon.synsets(w) for w in ref]

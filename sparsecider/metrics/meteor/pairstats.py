@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .batch import Candidates, CaptionTable
-from .stats import N_STATS
+from .stats import N_STATS, WEIGHTS, segment_scores
 
-__all__ = ["alignment_statistics"]
+__all__ = ["alignment_statistics", "score_bounds"]
 
 
 def alignment_statistics(
@@ -54,3 +54,37 @@ def alignment_statistics(
     new[1:] = (p[1:] != p[:-1]) | (ts[1:] != (ts + tl)[:-1]) | (rs[1:] != (rs + rl)[:-1])
     s[:, 20] = np.bincount(p[new], minlength=n)
     return s
+
+
+def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates) -> np.ndarray:
+    """Per pair, a segment score no alignment of its candidates can exceed.
+
+    Every word that some candidate covers counted as matched with its best candidate's weight,
+    in one chunk; a pair whose bound is below a score already
+    found for its segment cannot be the segment's reference, so it need not be aligned.
+    """
+    n = hyp.size
+    s = np.zeros((n, N_STATS), dtype=np.float64)
+    off = tab.off
+    func_before = np.zeros(tab.func.size + 1, dtype=np.int64)
+    np.cumsum(tab.func, out=func_before[1:])
+    n_func = func_before[off[1:]] - func_before[off[:-1]]
+    s[:, 0], s[:, 1] = off[hyp + 1] - off[hyp], off[ref + 1] - off[ref]
+    s[:, 2], s[:, 3] = n_func[hyp], n_func[ref]
+    if c.pair.size:
+        w = np.asarray(WEIGHTS)[c.stage]
+        for start, length, first, side in ((c.ts, c.tl, off[hyp], 0), (c.rs, c.rl, off[ref], 1)):
+            best = np.zeros(n * 64, dtype=np.float64)
+            for d in range(int(length.max())):
+                m = length > d
+                np.maximum.at(best, (c.pair * 64 + start + d)[m], w[m])
+            cell = np.flatnonzero(best)
+            p = cell // 64
+            f = tab.func[first[p] + cell % 64]
+            s[:, 4 + side] = np.bincount(p[~f], weights=best[cell[~f]], minlength=n)
+            s[:, 6 + side] = np.bincount(p[f], weights=best[cell[f]], minlength=n)
+            s[:, 21 + side] = np.bincount(p, minlength=n)
+    # One chunk over every word that can be matched: the least fragmentation possible (none
+    # only if every word of both captions can be matched).
+    s[:, 20] = 1
+    return segment_scores(s) * (1 + 1e-9)

@@ -8,7 +8,8 @@ three.
 
 Segments go in chunks of 1,024.  In a chunk every distinct caption is normalised and typed
 once (:mod:`.batch`), the candidates of all its (hypothesis, reference) pairs come from array
-joins (:mod:`.batch`), the alignment search runs for all pairs at once (:mod:`.beam`) and the
+joins (:mod:`.batch`), the alignment search runs for many pairs at once (:mod:`.beam`: first
+each segment's most promising reference, then the references that can still be chosen) and the
 statistics follow (:mod:`.pairstats`).  Pairs with a caption over 64 tokens take the per-pair
 code instead (:mod:`.segment`, :mod:`.align`: the same model, linear in the caption's length).
 """
@@ -20,10 +21,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from .align import align
-from .batch import MAX_FAST, Words, candidates_of_pairs, caption_table
+from .batch import MAX_FAST, Candidates, Words, candidates_of_pairs, caption_table
 from .beam import align_pairs
 from .normalize import normalize
-from .pairstats import alignment_statistics
+from .pairstats import alignment_statistics, score_bounds
 from .resources import Resources, load
 from .segment import Caption, SynonymTypes, alignment_stats, pair_candidates, stats_array
 from .stats import N_STATS, corpus_score, segment_scores, summed
@@ -211,17 +212,53 @@ def _chunk(
     fast = (lens[hyp] <= MAX_FAST) & (lens[ref] <= MAX_FAST)
     stats = np.zeros((seg.size, N_STATS), dtype=np.int64)
     fp = np.flatnonzero(fast)
-    cands = candidates_of_pairs(tab, hyp[fp], ref[fp], seg[fp], res)
-    chosen = align_pairs(cands, fp.size)
-    stats[fp] = alignment_statistics(tab, hyp[fp], ref[fp], cands, chosen)
+    scores = np.full(seg.size, -1.0)  # pairs never aligned: they cannot be chosen
+    if fp.size:
+        stats[fp], scores[fp] = _fast_pairs(tab, hyp[fp], ref[fp], seg[fp], res)
     slow = np.flatnonzero(~fast)
     if slow.size:
         stats[slow] = _slow_pairs(texts, hyp[slow], ref[slow], res)
+        scores[slow] = segment_scores(stats[slow])
     # Each segment keeps its best reference: the highest score, then the earliest.
-    scores = segment_scores(stats)
     order = np.lexsort((np.arange(seg.size), -scores, seg))
     first = np.r_[True, seg[order][1:] != seg[order][:-1]]
     return stats[order[first]]
+
+
+def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Resources):
+    """Statistics and scores of pairs of short captions, on arrays.
+
+    The search is the dear part, so each segment first aligns its most promising pair (the
+    highest score bound, :func:`~.pairstats.score_bounds`), then only the pairs whose bound
+    reaches the best score found; the others cannot be chosen (their score is left at -1).
+    """
+    cands = candidates_of_pairs(tab, hyp, ref, seg, res)
+    bound = score_bounds(tab, hyp, ref, cands)
+    n = hyp.size
+    stats = np.zeros((n, N_STATS), dtype=np.int64)
+    scores = np.full(n, -1.0)
+    order = np.lexsort((np.arange(n), -bound, seg))
+    best = np.full(int(seg.max()) + 1, -1.0)
+    done = np.zeros(n, dtype=bool)
+    for last in (False, True):
+        # Each segment's most promising pair, then every pair that can still be chosen.
+        todo = ~done & (bound >= best[seg])
+        if not last:
+            o = order[todo[order]]
+            todo = np.zeros(n, dtype=bool)
+            todo[o[np.r_[True, seg[o][1:] != seg[o][:-1]]]] = True
+        done |= todo
+        rows = np.flatnonzero(todo[cands.pair])
+        sub = Candidates(*(getattr(cands, f)[rows] for f in _FIELDS))
+        chosen = rows[align_pairs(sub, n)]
+        got = alignment_statistics(tab, hyp, ref, cands, chosen)
+        stats[todo] = got[todo]
+        scores[todo] = segment_scores(got[todo])
+        np.maximum.at(best, seg[todo], scores[todo])
+    return stats, scores
+
+
+_FIELDS = ("pair", "ts", "tl", "rs", "rl", "stage")
 
 
 def _slow_pairs(texts: list[str], hyp: np.ndarray, ref: np.ndarray, res: Resources) -> np.ndarray:

@@ -96,18 +96,18 @@ def pair_candidates(test: Caption, ref: Caption, partners, synonyms: SynonymType
     rtok = ref.tokens
     for i, (w, st) in enumerate(zip(test.tokens, test.stems, strict=True)):
         for j in by_tok.get(w, ()):
-            props[i, 1, j, 1] = [EXACT, 1]
+            props[i, 1, j, 1] = [EXACT]
         for j in by_stem.get(st, ()):
             if rtok[j] != w:
-                props[i, 1, j, 1] = [STEM, 1]
+                props[i, 1, j, 1] = [STEM]
         if test.synsets[i]:
             for b in synonyms(w) & types:
                 for j in by_tok[b]:
                     v = props.get((i, 1, j, 1))
                     if v is None:
-                        props[i, 1, j, 1] = [SYNONYM, 1]
+                        props[i, 1, j, 1] = [SYNONYM]
                     else:
-                        v[1] += 1
+                        v.append(SYNONYM)
     tp, rp = test.phrases, ref.phrases
     if tp and rp:
         # An entry (p1, p2) proposes test p1 with reference p2 and reference p1 with test p2.
@@ -122,9 +122,9 @@ def pair_candidates(test: Caption, ref: Caption, partners, synonyms: SynonymType
                             key = (b, lb, a, la) if flip else (a, la, b, lb)
                             v = props.get(key)
                             if v is None:
-                                props[key] = [PARAPHRASE, 1]
+                                props[key] = [PARAPHRASE]
                             else:
-                                v[1] += 1
+                                v.append(PARAPHRASE)
     return props
 
 
@@ -183,12 +183,12 @@ def segment_stats(
 
 
 def _upper_bound(test: Caption, ref: Caption, props: dict) -> float:
-    """A score no alignment of these candidates can exceed (fragmentation 0, best weights)."""
+    """A score no alignment of these candidates can exceed (best weights, least fragmentation)."""
     if not props:
         return 0.0
     wt: dict[int, float] = {}
     wr: dict[int, float] = {}
-    for (ts, tl, rs, rl), (stage, _) in props.items():
+    for (ts, tl, rs, rl), (stage, *_) in props.items():
         w = WEIGHTS[stage]
         for x in range(ts, ts + tl):
             if wt.get(x, 0.0) < w:
@@ -203,8 +203,9 @@ def _upper_bound(test: Caption, ref: Caption, props: dict) -> float:
         for x, w in words.items():
             s[(6 if func[x] else 4) + off] += w
         s[21 + off] = len(words)
+    # One chunk over every word that can be matched: the least fragmentation possible (none
+    # only if every word of both captions can be matched).
     s[20] = 1
-    s[21], s[22] = s[0], s[1]  # "wholly matched in one chunk": fragmentation 0
     return score_one(s) * (1 + 1e-9)
 
 
