@@ -18,14 +18,13 @@ from __future__ import annotations
 import importlib.machinery
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from pathlib import Path
 
 import numpy as np
 
 from ...core.corpus import Corpus, as_corpus
 from ...core.result import CiderResult, Signature
 from ...tokenizers import ptb_tokenize
-from .data import JAR, PARAPHRASE, MeteorDataError, Sources
+from .data import MeteorDataError, Sources, locate
 from .resources import Resources, load
 from .score import segment_statistics
 from .stats import corpus_score, segment_scores, summed
@@ -61,29 +60,14 @@ def _check_stemmer() -> None:
 
 
 def _sources() -> Sources:
-    """The real pycocoevalcap's METEOR files, found on ``sys.path``.
-
-    Through the path finder, not the import system: under the pycocoevalcap
-    replacement (:mod:`sparsecider.compat.hook`) ``import pycocoevalcap`` is
-    sparsecider's, which holds no data.
-    """
-    spec = importlib.machinery.PathFinder.find_spec("pycocoevalcap")
-    if spec is None:
+    """The real pycocoevalcap's METEOR files (:func:`.data.locate`), an ``ImportError``
+    naming the extra when pycocoevalcap is not installed at all."""
+    if importlib.machinery.PathFinder.find_spec("pycocoevalcap") is None:
         raise ImportError(
             "METEOR reads its data (meteor-1.5.jar, paraphrase-en.gz) from pycocoevalcap 1.2, "
             f"which is not installed: {INSTALL}"
         )
-    tried = []
-    for location in spec.submodule_search_locations or ():
-        folder = Path(location) / "meteor"
-        jar, paraphrase = folder / JAR, folder / PARAPHRASE
-        if jar.is_file() and paraphrase.is_file():
-            return Sources(jar, paraphrase)
-        tried.append(str(folder))
-    raise MeteorDataError(
-        f"pycocoevalcap is installed but without meteor/{JAR} and meteor/{PARAPHRASE} "
-        f"(looked in {', '.join(tried) or 'nowhere'}); reinstall it: {INSTALL}"
-    )
+    return locate()
 
 
 def missing_extra() -> str | None:

@@ -10,7 +10,7 @@ what to install.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
+import importlib.machinery
 import os
 import zipfile
 from dataclasses import dataclass
@@ -72,7 +72,10 @@ def locate() -> Sources:
     """Find the installed pycocoevalcap's METEOR files.
 
     pycocoevalcap is a namespace package, so every entry of its
-    ``submodule_search_locations`` is tried in order.
+    ``submodule_search_locations`` is tried in order.  It is found through the
+    path finder, not the import system: under the pycocoevalcap replacement
+    (:mod:`sparsecider.compat.hook`) ``import pycocoevalcap`` is sparsecider's,
+    which holds no data.
 
     Returns
     -------
@@ -83,7 +86,7 @@ def locate() -> Sources:
     MeteorDataError
         pycocoevalcap is not installed, or has no METEOR files.
     """
-    spec = importlib.util.find_spec("pycocoevalcap")
+    spec = importlib.machinery.PathFinder.find_spec("pycocoevalcap")
     if spec is None:
         raise MeteorDataError(
             f"METEOR reads its data from pycocoevalcap, which is not installed: {INSTALL_HINT}"
