@@ -58,15 +58,21 @@ print(json.dumps(out))
 """
 
 
-def heldout(n: int | None) -> tuple[list[str], list[list[str]]]:
-    """The last caption of each image (raw) against the others, in file order."""
+def coco_images() -> list[list[str]]:
+    """COCO val 2014's captions (raw), grouped by image in file order; line breaks read as
+    spaces (a line break hangs pycocoevalcap's wrapper)."""
     path = datasets.coco_dir() / "captions_val2014_reconstructed.json.gz"
     with gzip.open(path, "rt", encoding="utf-8") as f:
         ann = json.load(f)["annotations"]
     by: dict[int, list[str]] = {}
     for a in ann:
         by.setdefault(a["image_id"], []).append(a["caption"].replace("\n", " "))
-    items = list(by.values())[:n]
+    return list(by.values())
+
+
+def heldout(n: int | None) -> tuple[list[str], list[list[str]]]:
+    """The last caption of each image (raw) against the others, in file order."""
+    items = coco_images()[:n]
     return [v[-1] for v in items], [v[:-1] for v in items]
 
 

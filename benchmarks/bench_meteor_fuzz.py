@@ -28,9 +28,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import gzip
 import importlib.util
-import json
 import random
 import shutil
 import subprocess
@@ -39,7 +37,8 @@ from collections import Counter
 
 import numpy as np
 
-from benchmarks import common, datasets
+from benchmarks import common
+from benchmarks.bench_meteor import coco_images
 from benchmarks.meteor_mutations import CLASSES, MUTATORS, ngrams
 from benchmarks.meteor_words import Words, load_words
 
@@ -54,18 +53,6 @@ STAT_NAMES = ["test_len", "ref_len", "test_func", "ref_func"] + [
     for stage in ("exact", "stem", "synonym", "paraphrase")
     for side in ("test_content", "ref_content", "test_func", "ref_func")
 ] + ["chunks", "test_matched", "ref_matched"]  # fmt: skip
-
-
-def coco_images() -> list[list[str]]:
-    """COCO val 2014's captions (raw), grouped by image in file order; line breaks read as
-    spaces (a line break hangs pycocoevalcap's wrapper)."""
-    path = datasets.coco_dir() / "captions_val2014_reconstructed.json.gz"
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        ann = json.load(f)["annotations"]
-    by: dict[int, list[str]] = {}
-    for a in ann:
-        by.setdefault(a["image_id"], []).append(a["caption"].replace("\n", " "))
-    return list(by.values())
 
 
 def paraphrase_pool(n_images: int, seed: int) -> list[int]:
