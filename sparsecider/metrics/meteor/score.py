@@ -24,7 +24,7 @@ from .align import align
 from .batch import MAX_FAST, Candidates, Words, candidates_of_pairs, caption_table
 from .beam import align_pairs
 from .normalize import normalize_many
-from .pairstats import alignment_statistics, score_bounds
+from .pairstats import alignment_statistics, one_word_bounds, score_bounds
 from .resources import Resources, load
 from .segment import Caption, SynonymTypes, alignment_stats, pair_candidates, stats_array
 from .stats import N_STATS, corpus_score, segment_scores, summed
@@ -254,6 +254,11 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
             o = order[todo[order]]
             todo = np.zeros(n, dtype=bool)
             todo[o[np.r_[True, seg[o][1:] != seg[o][:-1]]]] = True
+        else:
+            # a tighter bound for the pairs still in the running (dearer: only for them)
+            maybe = np.flatnonzero(todo)
+            bound[maybe] = np.minimum(bound[maybe], one_word_bounds(tab, hyp, ref, cands, maybe))
+            todo = ~done & (bound >= best[seg])
         done |= todo
         rows = np.flatnonzero(todo[cands.pair])
         sub = Candidates(*(getattr(cands, f)[rows] for f in _FIELDS))
