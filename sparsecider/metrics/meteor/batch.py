@@ -83,6 +83,17 @@ class Candidates:
     stage: np.ndarray
 
 
+class _Ids(dict):
+    """Word -> type id; a word not seen yet gets the next id and is noted in ``new``."""
+
+    new: list
+
+    def __missing__(self, word: str) -> int:
+        k = self[word] = len(self)
+        self.new.append(word)
+        return k
+
+
 class Words:
     """The word types met by one scoring run, with what matching needs of each, looked up once.
 
@@ -95,7 +106,7 @@ class Words:
 
     def __init__(self, res: Resources) -> None:
         self._res = res
-        self.ids: dict[str, int] = {}
+        self.ids = _Ids()
         self._stem_ids: dict[str, int] = {}
         self._synset_ids: dict[str, int] = {}
         z = np.zeros(0, dtype=np.int64)
@@ -110,10 +121,12 @@ class Words:
     def encode(self, flat: list[str]) -> np.ndarray:
         """Type ids of tokens (new words get their features now)."""
         ids = self.ids
-        new = [w for w in dict.fromkeys(flat) if w not in ids]
-        if new:
-            self._add(new)
-        return np.fromiter(map(ids.__getitem__, flat), np.int64, len(flat))
+        ids.new = []
+        # one pass over the tokens: a new word gets the next id (_Ids.__missing__)
+        out = np.fromiter(map(ids.__getitem__, flat), np.int64, len(flat))
+        if ids.new:
+            self._add(ids.new)
+        return out
 
     def _add(self, new: list[str]) -> None:
         res = self._res
@@ -121,7 +134,6 @@ class Words:
         stem_ids, synset_ids = self._stem_ids, self._synset_ids
         stem, syn_n, syn = [], [], []
         for w in new:
-            self.ids[w] = len(self.ids)
             stem.append(stem_ids.setdefault(lex.stem(w), len(stem_ids)))
             sets = lex.synsets(w)
             syn_n.append(len(sets))

@@ -281,13 +281,17 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
 
 
 def _cut(group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndarray):
-    """Rows kept (the first BEAM of each group, stably sorted by rank) and their places."""
+    """Rows kept (the first BEAM of each group, stably sorted by rank) and their places.
+
+    ``group`` is non-decreasing (rows come grouped), so the sorted rows' groups are ``group``
+    itself and each row's place is its distance from its group's first row.
+    """
     rank = _rank(base, bits, flagged)
     order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
-    g = group[order]
-    starts = np.flatnonzero(_heads(g))
-    pos = np.arange(g.size) - np.repeat(starts, np.diff(np.r_[starts, g.size]))
-    return order[pos < BEAM], pos[pos < BEAM]
+    at = np.arange(group.size)
+    pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
+    kept = pos < BEAM
+    return order[kept], pos[kept]
 
 
 def _rank(base: np.ndarray, bits: np.ndarray, flagged: np.ndarray) -> np.ndarray:
