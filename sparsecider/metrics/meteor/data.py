@@ -2,8 +2,8 @@
 
 The jar ``pycocoevalcap/meteor/meteor-1.5.jar`` is a zip file: its word lists
 are read with :mod:`zipfile`.  The paraphrase table ``meteor/data/paraphrase-en.gz``
-beside it is compiled once into a compact index cached as an ``.npz``
-(:mod:`~sparsecider.metrics.meteor.cache`).  Every failure names the file and
+beside it is compiled once into a compact index cached as a folder of ``.npy``
+files (:mod:`~sparsecider.metrics.meteor.cache`).  Every failure names the file and
 what to install.
 """
 

@@ -19,12 +19,13 @@ import numpy as np
 
 from .data import INSTALL_HINT, MeteorDataError
 
-__all__ = ["MAX_PHRASE", "ParaphraseIndex", "build_arrays", "phrase_hash"]
+__all__ = ["MAX_PHRASE", "ParaphraseIndex", "build_arrays", "phrase_filter", "phrase_hash"]
 
 MAX_PHRASE = 7
 #: Hash buckets of the phrase lookup: 2**21 for 2.6 million phrases, about one each.
 BUCKET_BITS = 21
-_FILTER_BITS = 24
+#: Bits of the phrase filter (:func:`phrase_filter`).
+FILTER_BITS = 24
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SEED = np.uint64(0x9E3779B97F4A7C15)
@@ -159,7 +160,19 @@ def build_arrays(
     out["bwd_indptr"] = np.searchsorted(right_a[by], np.arange(order.size + 1)).astype(np.int64)
     out["bwd_partner"] = left_a[by].astype(np.uint32)
     out["bucket_off"] = bucket_offsets(hashes)
+    out["filter"] = phrase_filter(hashes)
     return out
+
+
+def phrase_filter(hashes: np.ndarray) -> np.ndarray:
+    """A bit set (2 MB, little-endian bits) of the hashes' top :data:`FILTER_BITS` bits.
+
+    Most windows of a caption are not phrases, and this rejects 85 % of them with one access
+    to memory that stays in cache.
+    """
+    seen = np.zeros(1 << FILTER_BITS, dtype=bool)
+    seen[(hashes >> np.uint64(64 - FILTER_BITS)).astype(np.int64)] = True
+    return np.packbits(seen, bitorder="little")
 
 
 def bucket_offsets(hashes: np.ndarray) -> np.ndarray:
@@ -194,11 +207,7 @@ class ParaphraseIndex:
         self._partner = arrays["fwd_partner"]
         self._partners: dict[int, list[int]] = {}
         self._buckets = arrays["bucket_off"]
-        # A 2 MB bit set of the hashes' top 24 bits: most windows of a caption are not phrases,
-        # and this rejects 85 % of them with one access to memory that stays in cache.
-        seen = np.zeros(1 << _FILTER_BITS, dtype=bool)
-        seen[(self.hashes >> np.uint64(64 - _FILTER_BITS)).astype(np.int64)] = True
-        self._filter = np.packbits(seen, bitorder="little")
+        self._filter = arrays["filter"]
 
     def partners(self, pid: int) -> list[int]:
         """Phrase ids q with a table entry (pid, q), one per entry (memoised)."""
@@ -216,7 +225,7 @@ class ParaphraseIndex:
 
     def _lookup(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Index of each hash in the sorted table, and whether it is there."""
-        f = (h >> np.uint64(64 - _FILTER_BITS)).astype(np.int64)
+        f = (h >> np.uint64(64 - FILTER_BITS)).astype(np.int64)
         maybe = np.flatnonzero((self._filter[f >> 3] >> (f & 7).astype(np.uint8)) & 1)
         at = np.zeros(h.size, dtype=np.int64)
         hit = np.zeros(h.size, dtype=bool)
