@@ -29,7 +29,7 @@ from .paraphrase import BUCKET_BITS, FILTER_BITS, MAX_PHRASE, build_arrays
 
 __all__ = ["cache_dir", "cache_path", "load_or_build"]
 
-FORMAT = 5
+FORMAT = 6
 _SHAPES = {  # name -> (allowed dtypes, number of dimensions)
     "vocab": (("uint8",), 1),
     "stems": (("uint8",), 1),
@@ -41,6 +41,7 @@ _SHAPES = {  # name -> (allowed dtypes, number of dimensions)
     "bwd_partner": (("uint32",), 1),
     "bucket_off": (("int64",), 1),
     "filter": (("uint8",), 1),
+    "prefix_filter": (("uint8",), 1),
 }
 
 
@@ -104,8 +105,8 @@ def _validate(arrays: dict[str, np.ndarray], meta: dict, key: str) -> str | None
     b = arrays["bucket_off"]
     if b.size != (1 << BUCKET_BITS) + 1 or b[0] != 0 or b[-1] != n or np.any(b[1:] < b[:-1]):
         return "bucket_off is inconsistent"
-    if arrays["filter"].size != 1 << (FILTER_BITS - 3):
-        return "filter has the wrong size"
+    if any(arrays[k].size != 1 << (FILTER_BITS - 3) for k in ("filter", "prefix_filter")):
+        return "a filter has the wrong size"
     if meta.get("digest") != _digest(arrays):
         return "its checksum does not match its contents"
     return None

@@ -161,7 +161,21 @@ def build_arrays(
     out["bwd_partner"] = left_a[by].astype(np.uint32)
     out["bucket_off"] = bucket_offsets(hashes)
     out["filter"] = phrase_filter(hashes)
+    out["prefix_filter"] = prefix_filter(out["phrase_rows"])
     return out
+
+
+def prefix_filter(rows: np.ndarray) -> np.ndarray:
+    """The bit set of :func:`phrase_filter` for the proper prefixes of the phrases (their first
+    1 to length - 1 words): a window of a caption that is no such prefix cannot grow into a
+    phrase, so :meth:`ParaphraseIndex.find` stops extending it."""
+    h = np.full(rows.shape[0], _SEED, dtype=np.uint64)
+    seen = np.zeros(1 << FILTER_BITS, dtype=bool)
+    for j in range(rows.shape[1] - 1):
+        live = np.flatnonzero(rows[:, j + 1])  # the phrase goes on after word j
+        h[live] = _step(h[live], rows[live, j])
+        seen[(h[live] >> np.uint64(64 - FILTER_BITS)).astype(np.int64)] = True
+    return np.packbits(seen, bitorder="little")
 
 
 def phrase_filter(hashes: np.ndarray) -> np.ndarray:
@@ -208,6 +222,7 @@ class ParaphraseIndex:
         self._partners: dict[int, list[int]] = {}
         self._buckets = arrays["bucket_off"]
         self._filter = arrays["filter"]
+        self._prefixes = arrays["prefix_filter"]
 
     def partners(self, pid: int) -> list[int]:
         """Phrase ids q with a table entry (pid, q), one per entry (memoised)."""
@@ -223,10 +238,15 @@ class ParaphraseIndex:
         get = self.vocab.get
         return np.fromiter((get(t, 0) for t in tokens), dtype=np.int64, count=len(tokens))
 
+    @staticmethod
+    def _maybe(bits: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """Where the hashes' top bits are set in a filter (:func:`phrase_filter`)."""
+        f = (h >> np.uint64(64 - FILTER_BITS)).astype(np.int64)
+        return np.flatnonzero((bits[f >> 3] >> (f & 7).astype(np.uint8)) & 1)
+
     def _lookup(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Index of each hash in the sorted table, and whether it is there."""
-        f = (h >> np.uint64(64 - FILTER_BITS)).astype(np.int64)
-        maybe = np.flatnonzero((self._filter[f >> 3] >> (f & 7).astype(np.uint8)) & 1)
+        maybe = self._maybe(self._filter, h)
         at = np.zeros(h.size, dtype=np.int64)
         hit = np.zeros(h.size, dtype=bool)
         at[maybe], hit[maybe] = self._lookup_all(h[maybe])
@@ -287,6 +307,8 @@ class ParaphraseIndex:
             starts_all.append(st[same])
             lens_all.append(np.full(int(same.sum()), length))
             pids_all.append(at[same])
+            if length < MAX_PHRASE:  # only a phrase's proper prefix can grow into a phrase
+                alive = alive[self._maybe(self._prefixes, h[alive])]
         if not starts_all:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty
