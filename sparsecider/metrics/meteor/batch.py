@@ -270,45 +270,60 @@ def candidates_of_pairs(
     ``seg[p]`` is the segment of pair p: the pairs of a segment are consecutive and share
     their hypothesis.  Every caption must have at most :data:`MAX_FAST` tokens.
     """
-    off = tab.off
-    m = off[hyp + 1] - off[hyp]
-    n = off[ref + 1] - off[ref]
-    # One-word candidates: every (test word, reference word) of every pair.
-    p, k = _expand(np.zeros(hyp.size, np.int64), m * n)
-    i = k // n[p]
-    j = k - i * n[p]
-    ti = off[hyp][p] + i
-    rj = off[ref][p] + j
-    a, b = tab.tok[ti], tab.tok[rj]
-    exact = a == b
-    stem = (tab.stem[ti] == tab.stem[rj]) & ~exact
-    # a's synonym bit set holds b's bit for every synonym b (most pairs fail here); then the
-    # exact check
-    syn = ((tab.partner_bits[a] >> _type_bit(b)) & np.uint64(1)).astype(bool)
-    if syn.any():
-        q = np.flatnonzero(syn)
-        keys = a[q] * tab.n_types + b[q]
-        at = np.searchsorted(tab.syn_keys, keys)
-        at[at == tab.syn_keys.size] = 0
-        syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False
-    # One row per proposal: exact or stem, and synonym (a stem pair can also be a synonym).
-    keep = np.flatnonzero(exact | stem)
-    ks = np.flatnonzero(syn)
-    both = np.r_[keep, ks]
-    one = (
-        p[both],
-        i[both],
-        np.ones(both.size, np.int64),
-        j[both],
-        np.ones(both.size, np.int64),
-        np.r_[np.where(exact[keep], EXACT, STEM), np.full(ks.size, SYNONYM, np.int64)],
-    )
+    one = _one_word(tab, hyp, ref)
     parts = [one, *_paraphrase(tab, hyp, ref, seg, res)]
     pair, ts, tl, rs, rl, stage = (np.concatenate([part[c] for part in parts]) for c in range(6))
     key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
     order = np.argsort(key, kind="stable")
     return Candidates(
         pair=pair[order], ts=ts[order], tl=tl[order], rs=rs[order], rl=rl[order], stage=stage[order]
+    )
+
+
+def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
+    """Exact, stem and synonym candidates of the pairs, one row per proposal.
+
+    Exact and stem candidates join each pair's test and reference words on their stem (equal
+    words have equal stems); synonym candidates come from every (test word, reference word) of
+    a pair, among the test words with a synonym in the chunk and the reference words that are
+    some word's synonym only.
+    """
+    off = tab.off
+    pt, i_all = _expand(np.zeros(hyp.size, np.int64), off[hyp + 1] - off[hyp])
+    pr, j_all = _expand(np.zeros(ref.size, np.int64), off[ref + 1] - off[ref])
+    ti = off[hyp][pt] + i_all
+    rj = off[ref][pr] + j_all
+    n_stems = int(tab.stem.max()) + 1 if tab.stem.size else 1
+    li, ri = _join(pt * n_stems + tab.stem[ti], pr * n_stems + tab.stem[rj])
+    exact = tab.tok[ti[li]] == tab.tok[rj[ri]]
+    # Synonyms: a's synonym bit set holds b's bit for every synonym b (most pairs fail there);
+    # then the exact check.
+    a_all, b_all = tab.tok[ti], tab.tok[rj]
+    target = np.zeros(tab.n_types, dtype=bool)
+    target[tab.syn_keys % tab.n_types] = True
+    ts_ = np.flatnonzero(tab.partner_bits[a_all] != 0)
+    rs_ = np.flatnonzero(target[b_all])
+    ms = np.bincount(pt[ts_], minlength=hyp.size)
+    ns = np.bincount(pr[rs_], minlength=ref.size)
+    p, k = _expand(np.zeros(hyp.size, np.int64), ms * ns)
+    ii = k // ns[p]
+    tt = ts_[(np.cumsum(ms) - ms)[p] + ii]
+    rr = rs_[(np.cumsum(ns) - ns)[p] + k - ii * ns[p]]
+    a, b = a_all[tt], b_all[rr]
+    syn = ((tab.partner_bits[a] >> _type_bit(b)) & np.uint64(1)).astype(bool)
+    q = np.flatnonzero(syn)
+    keys = a[q] * tab.n_types + b[q]
+    at = np.minimum(np.searchsorted(tab.syn_keys, keys), max(tab.syn_keys.size - 1, 0))
+    syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False
+    tt, rr = tt[syn], rr[syn]
+    ones = np.ones(li.size + tt.size, np.int64)
+    return (
+        np.r_[pt[li], pt[tt]],
+        np.r_[i_all[li], i_all[tt]],
+        ones,
+        np.r_[j_all[ri], j_all[rr]],
+        ones,
+        np.r_[np.where(exact, EXACT, STEM), np.full(tt.size, SYNONYM, np.int64)],
     )
 
 
