@@ -10,6 +10,7 @@ positions would not fit the 64-bit masks of :mod:`.beam`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -188,7 +189,8 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     """
     words = Words(res) if words is None else words
     # Split every caption at once (normalised text: single spaces, no empty token).
-    lens = np.fromiter((t.count(" ") + 1 if t else 0 for t in texts), np.int64, len(texts))
+    lens = np.fromiter(map(str.count, texts, repeat(" ")), np.int64, len(texts)) + 1
+    lens[np.fromiter(map(len, texts), np.int64, len(texts)) == 0] = 0
     flat = " ".join(t for t in texts if t).split(" ") if lens.any() else []
     tok = words.encode(flat)
     off = np.zeros(len(texts) + 1, dtype=np.int64)

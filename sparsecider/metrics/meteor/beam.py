@@ -48,6 +48,15 @@ def _expand_counts(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, 
     return owner, np.arange(owner.size) - first[owner] + starts[owner]
 
 
+def _or_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """OR of ``values`` per group number (``groups`` non-decreasing), for groups 0 .. n - 1."""
+    out = np.zeros(n, dtype=np.uint64)
+    if groups.size:
+        first = np.flatnonzero(_heads(groups))
+        out[groups[first]] = np.bitwise_or.reduceat(values, first)
+    return out
+
+
 def _group_or(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     """For each row, the OR of ``values`` over the rows with the same key."""
     order = np.argsort(keys, kind="stable")
@@ -215,21 +224,20 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             # Check 1 (the new list, before sorting): an object taken here and another
             # object with the same test start anywhere in the list contest each other.
             present = np.bitwise_or.reduceat(gbits, np.flatnonzero(_heads(oj)))
-            added = np.zeros(gs.size, dtype=np.uint64)
-            np.bitwise_or.at(added, oj[t], obit[tc])
+            added = _or_by(oj[t], obit[tc], gs.size)
             bo = np.searchsorted(gs, bq)  # each block object's group
             hit = ((added[bo] & obit[block]) != 0) & ((present[bo] & otgm[block]) != 0)
             if hit.any():
                 f = np.where(hit, (present[bo] & otgm[block] & cand_bits[bq]) | ocbit[block], _Z)
-                np.bitwise_or.at(flagged, bq, f)
+                fq = np.flatnonzero(_heads(bq))
+                flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
         keep, pos = _cut(oj, gbase, gbits, flagged[q])
         if contest:
             # Check 2 (the kept list): objects of this reference start kept together.
             kq = oj[keep]
             kheads = np.flatnonzero(_heads(kq))
             kpresent = np.bitwise_or.reduceat(gbits[keep], kheads)
-            here = np.zeros(gs.size, dtype=np.uint64)
-            np.bitwise_or.at(here, bo, obit[block])
+            here = _or_by(bo, obit[block], gs.size)
             mine = kpresent & here[kq[kheads]]
             two = np.bitwise_count(mine) > 1
             if two.any():
