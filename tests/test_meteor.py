@@ -224,7 +224,8 @@ def test_truncated_paraphrase_table_names_the_file(tmp_path, monkeypatch):
     src = _small_sources(tmp_path, TABLE * 2000)
     src.paraphrase.write_bytes(src.paraphrase.read_bytes()[:200])
     with pytest.raises(
-        data.MeteorDataError, match=r"paraphrase-en\.gz is damaged or truncated.*meteor"
+        data.MeteorDataError,
+        match=r"paraphrase-en\.gz is damaged or truncated.*reinstall pycocoevalcap: pip install",
     ):
         cache.load_or_build(src, src.checksums())
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import INSTALL_HINT, MeteorDataError
+from .data import REINSTALL_HINT, MeteorDataError
 
 __all__ = ["MAX_PHRASE", "ParaphraseIndex", "build_arrays", "phrase_filter", "phrase_hash"]
 
@@ -111,13 +111,11 @@ def build_arrays(
             del pending[:n]
     except (OSError, EOFError, zlib.error, ValueError) as e:
         raise MeteorDataError(
-            f"{path} is damaged or truncated ({type(e).__name__}: {e}); "
-            f"reinstall pycocoevalcap: {INSTALL_HINT}"
+            f"{path} is damaged or truncated ({type(e).__name__}: {e}); {REINSTALL_HINT}"
         ) from e
     if pending or not left:
         raise MeteorDataError(
-            f"{path} does not hold (probability, phrase, phrase) line triples; "
-            f"reinstall pycocoevalcap: {INSTALL_HINT}"
+            f"{path} does not hold (probability, phrase, phrase) line triples; {REINSTALL_HINT}"
         )
     vocab: dict[bytes, int] = {}
     phrases = list(phrase_id)
