@@ -243,10 +243,17 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             if two.any():
                 grp = gs[kq[kheads][two]]
                 new_f = flagged[grp] | (mine[two] & cand_bits[grp])
-                if (new_f != flagged[grp]).any():
+                changed = new_f != flagged[grp]
+                if changed.any():
                     flagged[grp] = new_f
-                    keep2, pos = _cut(kq, gbase[keep], gbits[keep], flagged[gs[kq]])
-                    keep = keep[keep2]
+                    # re-rank the kept rows of the groups whose marks changed (each group's
+                    # rows keep their places 0 .. n - 1, in the new order)
+                    moved = np.zeros(gs.size, dtype=bool)
+                    moved[kq[kheads][two][changed]] = True
+                    sub = np.flatnonzero(moved[kq])
+                    rows = keep[sub]
+                    again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[gs[kq[sub]]])
+                    keep[sub] = rows[again]
         ks, kc = sr[keep], gc[keep]
         kused, kne, knode = sused[ks], sne[ks], snode[ks]
         tpos = np.flatnonzero(is_take[keep])
