@@ -194,14 +194,15 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     walk = sel[~tail]
     by_rs = walk[np.argsort(c.rs[walk], kind="stable")]  # by position, then pair, option order
     rs_sorted = c.rs[by_rs]
+    edges = np.searchsorted(rs_sorted, np.arange(int(rs_sorted[-1]) + 2)).tolist()
     for j in range(int(rs_sorted[-1]) + 1):
-        lo, hi = np.searchsorted(rs_sorted, [j, j + 1])
+        lo, hi = edges[j], edges[j + 1]
         if lo == hi:
             continue
         block = by_rs[lo:hi]
         bq = slot_of[c.pair[block]]
         a_first = np.flatnonzero(_heads(bq))
-        a_n = np.diff(np.r_[a_first, bq.size])
+        a_n = np.diff(a_first, append=bq.size)
         gs = bq[a_first]
         # Each state: each object (option order) if free here, then the state itself.
         owner, row = _expand_counts(gs * BEAM, count[gs])
