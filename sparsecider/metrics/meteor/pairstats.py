@@ -56,6 +56,14 @@ def alignment_statistics(
     return s
 
 
+def _assign_max(out: np.ndarray, cells: np.ndarray, weights: np.ndarray) -> None:
+    """``np.maximum.at(out, cells, weights)`` for the few distinct module weights (and out
+    holding none larger yet): each weight written over its cells, lightest first."""
+    for w in sorted(set(WEIGHTS)):
+        hit = cells[weights == w]
+        out[hit] = np.maximum(out[hit], w)
+
+
 def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates) -> np.ndarray:
     """Per pair, a segment score no alignment of its candidates can exceed.
 
@@ -77,7 +85,7 @@ def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candida
             best = np.zeros(n * 64, dtype=np.float64)
             for d in range(int(length.max())):
                 m = length > d
-                np.maximum.at(best, (c.pair * 64 + start + d)[m], w[m])
+                _assign_max(best, (c.pair * 64 + start + d)[m], w[m])
             cell = np.flatnonzero(best)
             p = cell // 64
             f = tab.func[first[p] + cell % 64]
@@ -126,7 +134,7 @@ def one_word_bounds(
     ):
         cell = slot * width + start
         best = np.zeros(live.size * width, dtype=np.float64)
-        np.maximum.at(best, cell, w)
+        _assign_max(best, cell, w)
         best = best.reshape(live.size, width)
         pos = np.minimum(first[:, None] + np.arange(width), tab.func.size - 1)
         func = tab.func[pos] & (np.arange(width) < length[:, None])
