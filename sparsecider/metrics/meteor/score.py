@@ -17,6 +17,7 @@ code instead (:mod:`.segment`, :mod:`.align`: the same model, linear in the capt
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -62,6 +63,17 @@ def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> No
             f"{len(candidates)} candidates but {len(references)} reference lists; "
             "give one list of references per candidate"
         )
+    # The common case checked at C speed; anything else is walked to name the offending item.
+    try:
+        if (
+            set(map(type, candidates)) <= {str}
+            and not any(issubclass(t, str) for t in set(map(type, references)))
+            and (not references or min(map(len, references)) > 0)
+            and set(map(type, chain.from_iterable(references))) <= {str}
+        ):
+            return
+    except TypeError:  # something without a length, or not iterable: named below
+        pass
     for i, c in enumerate(candidates):
         if not isinstance(c, str):
             raise TypeError(f"candidates[{i}] is {type(c).__name__}, not str")
