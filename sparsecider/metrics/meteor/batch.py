@@ -247,16 +247,21 @@ def _expand(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return owner, idx
 
 
-def _join(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every (i, j) with left[i] == right[j], grouped by i (j ascending within)."""
+def _keyed(right: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``right`` prepared for :func:`_join` (sorted once for several joins)."""
     order = np.argsort(right, kind="stable")
     rs = right[order]
-    # One search per left key, among the distinct right keys.
     head = np.flatnonzero(np.r_[True, rs[1:] != rs[:-1]]) if rs.size else np.zeros(0, np.int64)
+    return order, head, rs[head], np.diff(head, append=rs.size)
+
+
+def _join(left: np.ndarray, right: np.ndarray | tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Every (i, j) with left[i] == right[j], grouped by i (j ascending within); ``right`` may
+    come prepared by :func:`_keyed`."""
+    order, head, uniq, size = _keyed(right) if isinstance(right, np.ndarray) else right
     if head.size == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    uniq = rs[head]
-    size = np.diff(np.r_[head, rs.size])
+    # One search per left key, among the distinct right keys.
     at = np.searchsorted(uniq, left)
     at[at == uniq.size] = 0
     n = np.where(uniq[at] == left, size[at], 0)
@@ -329,6 +334,13 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
     )
 
 
+def _phrase_bit(pids: np.ndarray) -> np.ndarray:
+    """A pseudo-random bit number (0-255) per phrase id."""
+    with np.errstate(over="ignore"):
+        h = pids.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    return (h >> np.uint64(56)).astype(np.int64)
+
+
 def _paraphrase(
     tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res
 ) -> list[tuple]:
@@ -348,12 +360,20 @@ def _paraphrase(
     s_hyp = hyp[first]
     s_of_pair = np.cumsum(np.r_[True, seg[1:] != seg[:-1]]) - 1
     pr, ro = _expand(tab.occ_off[ref], tab.occ_off[ref + 1] - tab.occ_off[ref])
-    right = s_of_pair[pr] * n_phr + tab.occ_pid[ro]
+    right = _keyed(s_of_pair[pr] * n_phr + tab.occ_pid[ro])
     sh, ho = _expand(tab.occ_off[s_hyp], tab.occ_off[s_hyp + 1] - tab.occ_off[s_hyp])
     hp = tab.occ_pid[ho]
     # Only partners occurring in some reference of the chunk can match (a flag per table phrase).
     present = np.zeros(n_phr, dtype=bool)
     present[tab.occ_pid[ro]] = True
+    # And only partners that may occur in a reference of the segment: a 256-bit set per segment
+    # of its references' phrases (no false negatives; the join below decides).
+    n_seg = first.size
+    seg_bits = np.zeros(n_seg * 4, dtype=np.uint64)
+    rb = _phrase_bit(tab.occ_pid[ro])
+    np.bitwise_or.at(
+        seg_bits, s_of_pair[pr] * 4 + (rb >> 6), np.uint64(1) << (rb & 63).astype(np.uint64)
+    )
     out = []
     # An entry (p1, p2) proposes test p1 with reference p2 (the forward partners of a test
     # phrase), and reference p1 with test p2 (its backward partners).
@@ -368,6 +388,10 @@ def _paraphrase(
         uo, q = uo[ok], q[ok]
         u_off = np.searchsorted(uo, np.arange(uniq.size + 1))
         xo, xi = _expand(u_off[which], u_off[which + 1] - u_off[which])
+        qb = _phrase_bit(q)[xi]
+        maybe = (seg_bits[sh[xo] * 4 + (qb >> 6)] >> (qb & 63).astype(np.uint64)) & np.uint64(1)
+        keep = np.flatnonzero(maybe)
+        xo, xi = xo[keep], xi[keep]
         left = sh[xo] * n_phr + q[xi]
         li, ri = _join(left, right)
         t, r = ho[xo[li]], ro[ri]
