@@ -182,7 +182,8 @@ def main() -> None:
         if not a.no_cold:
             env["SPARSECIDER_CACHE_DIR"] = str(Path(d) / "cache")
             out["cold_process"] = child([], env)
-            out["cache_bytes"] = sum(p.stat().st_size for p in (Path(d) / "cache").iterdir())
+            files = (Path(d) / "cache").rglob("*")
+            out["cache_bytes"] = sum(p.stat().st_size for p in files if p.is_file())
     print(json.dumps(out, indent=1))
     common.write("meteor", out)
 

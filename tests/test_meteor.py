@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import shutil
-import zipfile
 
 import numpy as np
 import pytest
@@ -174,27 +173,44 @@ def test_cache_build_load_and_rebuild(tmp_path, monkeypatch, capsys):
     sums = src.checksums()
     built = cache.load_or_build(src, sums)
     path = cache.cache_path(sums)
-    assert path.parent == tmp_path / "cache" and path.is_file()
+    assert path.parent == tmp_path / "cache" and (path / "meta.json").is_file()
     warm = cache.load_or_build(src, sums)
     assert all(np.array_equal(built[k], warm[k]) for k in built)
+    del warm  # its arrays map the files damaged below
     capsys.readouterr()
-    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])  # truncated
+    rows = path / "phrase_rows.npy"
+    rows.write_bytes(rows.read_bytes()[: rows.stat().st_size // 2])  # truncated
     again = cache.load_or_build(src, sums)
     assert "unusable" in capsys.readouterr().err
     assert np.array_equal(again["phrase_hash"], built["phrase_hash"])
+    assert cache.load_or_build(src, sums)["phrase_rows"].shape == built["phrase_rows"].shape
+    (path / "meta.json").unlink()  # an unfinished folder: rebuilt in its place
+    cache.load_or_build(src, sums)
+    assert (path / "meta.json").is_file() and len(list(path.parent.iterdir())) == 1
 
 
 def test_cache_rejects_tampered_arrays(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
     src = _small_sources(tmp_path)
     sums = src.checksums()
-    arrays = cache.load_or_build(src, sums)
-    arrays = dict(arrays)
-    arrays["fwd_partner"] = arrays["fwd_partner"][::-1].copy()  # same shape, other contents
-    np.savez(cache.cache_path(sums), **arrays)
+    partner = np.array(cache.load_or_build(src, sums)["fwd_partner"])
+    # same shape and type, other contents (still consistent: only the checksum can tell)
+    np.save(cache.cache_path(sums) / "fwd_partner.npy", partner[::-1].copy())
     capsys.readouterr()
     cache.load_or_build(src, sums)
     assert "checksum does not match" in capsys.readouterr().err
+
+
+def test_cache_rejects_other_sources(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+    src = _small_sources(tmp_path)
+    sums = src.checksums()
+    cache.load_or_build(src, sums)
+    meta = cache.cache_path(sums) / "meta.json"
+    meta.write_text(meta.read_text().replace('"key": "', '"key": "0'))
+    capsys.readouterr()
+    cache.load_or_build(src, sums)
+    assert "built from other source files" in capsys.readouterr().err
 
 
 def test_cache_location_follows_xdg(tmp_path, monkeypatch):
@@ -208,7 +224,8 @@ def test_truncated_paraphrase_table_names_the_file(tmp_path, monkeypatch):
     src = _small_sources(tmp_path, TABLE * 2000)
     src.paraphrase.write_bytes(src.paraphrase.read_bytes()[:200])
     with pytest.raises(
-        data.MeteorDataError, match=r"paraphrase-en\.gz is damaged or truncated.*meteor"
+        data.MeteorDataError,
+        match=r"paraphrase-en\.gz is damaged or truncated.*reinstall pycocoevalcap: pip install",
     ):
         cache.load_or_build(src, src.checksums())
 
@@ -228,11 +245,14 @@ def test_paraphrase_index_finds_phrases(tmp_path, monkeypatch):
     assert len(index.partners(int(big))) == 1
 
 
-def test_cache_file_is_plain_npz(tmp_path, monkeypatch):
+def test_cache_files_are_plain_npy(tmp_path, monkeypatch):
     monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
     src = _small_sources(tmp_path)
     sums = src.checksums()
-    cache.load_or_build(src, sums)
-    with zipfile.ZipFile(cache.cache_path(sums)) as z:
-        assert all(n.endswith(".npy") for n in z.namelist())
-    np.load(cache.cache_path(sums), allow_pickle=False)["phrase_rows"]
+    arrays = cache.load_or_build(src, sums)
+    folder = cache.cache_path(sums)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [f"{name}.npy" for name in arrays] + ["meta.json"]
+    )
+    loaded = np.load(folder / "phrase_rows.npy", allow_pickle=False)
+    assert np.array_equal(loaded, arrays["phrase_rows"])

@@ -189,6 +189,17 @@ def test_every_face_names_the_extra(case, monkeypatch, tmp_path, capsys):
     assert len(err.splitlines()) == 1
 
 
+@pytest.mark.parametrize("case", ["no snowballstemmer", "snowballstemmer 3"])
+def test_the_data_loader_checks_the_stemmer_the_same_way(case, monkeypatch):
+    # one check (matchers.english_stemmer) behind every face and the loader itself
+    from sparsecider.metrics.meteor.resources import load
+
+    simulate, why = MISSING[case]
+    simulate(monkeypatch)
+    with pytest.raises(ImportError, match=f"{why}.*{re.escape(INSTALL)}"):
+        load()
+
+
 def test_the_replacements_cocoevalcap_leaves_meteor_out_without_the_extra(monkeypatch):
     from sparsecider.compat.hook import install, uninstall
 

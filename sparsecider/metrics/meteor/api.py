@@ -24,39 +24,18 @@ import numpy as np
 from ...core.corpus import Corpus, as_corpus
 from ...core.result import CiderResult, Signature
 from ...tokenizers import ptb_tokenize
-from .data import MeteorDataError, Sources, locate
+from .data import INSTALL_HINT, MeteorDataError, Sources, locate
+from .matchers import STEMMER_VERSION, english_stemmer
 from .resources import Resources, load
 from .score import segment_statistics
 from .stats import corpus_score, segment_scores, summed
 
-__all__ = ["INSTALL", "TOKENIZERS", "check_tokenizer", "data_checksum", "meteor",
+__all__ = ["TOKENIZERS", "check_tokenizer", "data_checksum", "meteor",
            "meteor_result", "meteor_statistics", "missing_extra", "resources"]  # fmt: skip
 
-INSTALL = 'pip install "sparsecider[meteor]"'
 #: ``"ptb"``: raw text, tokenized as ``COCOEvalCap`` does first; ``"whitespace"``:
 #: captions already tokenized, given to METEOR as they are (as its ``Meteor`` takes them).
 TOKENIZERS = ("ptb", "whitespace")
-STEMMER = "2.2.0"  # the jar's English stems equal snowballstemmer 2.2.0's (3.x differ)
-
-
-def _check_stemmer() -> None:
-    try:
-        import snowballstemmer
-    except ImportError:
-        raise ImportError(
-            f"METEOR needs snowballstemmer=={STEMMER} (its English stemmer), which is not "
-            f"installed: {INSTALL}"
-        ) from None
-    version = getattr(snowballstemmer, "__version__", None)
-    if version is None:
-        from importlib.metadata import version as installed
-
-        version = installed("snowballstemmer")
-    if version != STEMMER:
-        raise ImportError(
-            f"METEOR needs snowballstemmer=={STEMMER}, found {version} (other releases stem "
-            f"some words differently from METEOR 1.5): {INSTALL}"
-        )
 
 
 def _sources() -> Sources:
@@ -65,7 +44,7 @@ def _sources() -> Sources:
     if importlib.machinery.PathFinder.find_spec("pycocoevalcap") is None:
         raise ImportError(
             "METEOR reads its data (meteor-1.5.jar, paraphrase-en.gz) from pycocoevalcap 1.2, "
-            f"which is not installed: {INSTALL}"
+            f"which is not installed: {INSTALL_HINT}"
         )
     return locate()
 
@@ -74,7 +53,7 @@ def missing_extra() -> str | None:
     """Why METEOR cannot run here (the ``meteor`` extra is missing), or None;
     reads no data."""
     try:
-        _check_stemmer()
+        english_stemmer()
         _sources()
     except (ImportError, MeteorDataError) as err:
         return str(err)
@@ -93,7 +72,7 @@ def resources() -> Resources:
         A data file is missing, damaged or truncated (the message names it
         and what to reinstall).
     """
-    _check_stemmer()
+    english_stemmer()
     return load(_sources())
 
 
@@ -106,7 +85,7 @@ def data_checksum(res: Resources) -> str:
 
 def _signature(tokenizer: str, res: Resources) -> Signature:
     params = (("lang", "en"), ("norm", "yes"), ("data", data_checksum(res)),
-              ("snowball", STEMMER))  # fmt: skip
+              ("snowball", STEMMER_VERSION))  # fmt: skip
     return Signature("METEOR-1.5", params=params, tokenizer=tokenizer, scale=None)
 
 

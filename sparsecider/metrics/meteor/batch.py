@@ -10,6 +10,7 @@ positions would not fit the 64-bit masks of :mod:`.beam`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -83,6 +84,17 @@ class Candidates:
     stage: np.ndarray
 
 
+class _Ids(dict):
+    """Word -> type id; a word not seen yet gets the next id and is noted in ``new``."""
+
+    new: list
+
+    def __missing__(self, word: str) -> int:
+        k = self[word] = len(self)
+        self.new.append(word)
+        return k
+
+
 class Words:
     """The word types met by one scoring run, with what matching needs of each, looked up once.
 
@@ -95,7 +107,7 @@ class Words:
 
     def __init__(self, res: Resources) -> None:
         self._res = res
-        self.ids: dict[str, int] = {}
+        self.ids = _Ids()
         self._stem_ids: dict[str, int] = {}
         self._synset_ids: dict[str, int] = {}
         z = np.zeros(0, dtype=np.int64)
@@ -110,10 +122,12 @@ class Words:
     def encode(self, flat: list[str]) -> np.ndarray:
         """Type ids of tokens (new words get their features now)."""
         ids = self.ids
-        new = [w for w in dict.fromkeys(flat) if w not in ids]
-        if new:
-            self._add(new)
-        return np.fromiter(map(ids.__getitem__, flat), np.int64, len(flat))
+        ids.new = []
+        # one pass over the tokens: a new word gets the next id (_Ids.__missing__)
+        out = np.fromiter(map(ids.__getitem__, flat), np.int64, len(flat))
+        if ids.new:
+            self._add(ids.new)
+        return out
 
     def _add(self, new: list[str]) -> None:
         res = self._res
@@ -121,7 +135,6 @@ class Words:
         stem_ids, synset_ids = self._stem_ids, self._synset_ids
         stem, syn_n, syn = [], [], []
         for w in new:
-            self.ids[w] = len(self.ids)
             stem.append(stem_ids.setdefault(lex.stem(w), len(stem_ids)))
             sets = lex.synsets(w)
             syn_n.append(len(sets))
@@ -176,7 +189,8 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     """
     words = Words(res) if words is None else words
     # Split every caption at once (normalised text: single spaces, no empty token).
-    lens = np.fromiter((t.count(" ") + 1 if t else 0 for t in texts), np.int64, len(texts))
+    lens = np.fromiter(map(str.count, texts, repeat(" ")), np.int64, len(texts)) + 1
+    lens[np.fromiter(map(len, texts), np.int64, len(texts)) == 0] = 0
     flat = " ".join(t for t in texts if t).split(" ") if lens.any() else []
     tok = words.encode(flat)
     off = np.zeros(len(texts) + 1, dtype=np.int64)
@@ -233,16 +247,21 @@ def _expand(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return owner, idx
 
 
-def _join(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every (i, j) with left[i] == right[j], grouped by i (j ascending within)."""
+def _keyed(right: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``right`` prepared for :func:`_join` (sorted once for several joins)."""
     order = np.argsort(right, kind="stable")
     rs = right[order]
-    # One search per left key, among the distinct right keys.
     head = np.flatnonzero(np.r_[True, rs[1:] != rs[:-1]]) if rs.size else np.zeros(0, np.int64)
+    return order, head, rs[head], np.diff(head, append=rs.size)
+
+
+def _join(left: np.ndarray, right: np.ndarray | tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Every (i, j) with left[i] == right[j], grouped by i (j ascending within); ``right`` may
+    come prepared by :func:`_keyed`."""
+    order, head, uniq, size = _keyed(right) if isinstance(right, np.ndarray) else right
     if head.size == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    uniq = rs[head]
-    size = np.diff(np.r_[head, rs.size])
+    # One search per left key, among the distinct right keys.
     at = np.searchsorted(uniq, left)
     at[at == uniq.size] = 0
     n = np.where(uniq[at] == left, size[at], 0)
@@ -258,39 +277,7 @@ def candidates_of_pairs(
     ``seg[p]`` is the segment of pair p: the pairs of a segment are consecutive and share
     their hypothesis.  Every caption must have at most :data:`MAX_FAST` tokens.
     """
-    off = tab.off
-    m = off[hyp + 1] - off[hyp]
-    n = off[ref + 1] - off[ref]
-    # One-word candidates: every (test word, reference word) of every pair.
-    p, k = _expand(np.zeros(hyp.size, np.int64), m * n)
-    i = k // n[p]
-    j = k - i * n[p]
-    ti = off[hyp][p] + i
-    rj = off[ref][p] + j
-    a, b = tab.tok[ti], tab.tok[rj]
-    exact = a == b
-    stem = (tab.stem[ti] == tab.stem[rj]) & ~exact
-    # a's synonym bit set holds b's bit for every synonym b (most pairs fail here); then the
-    # exact check
-    syn = ((tab.partner_bits[a] >> _type_bit(b)) & np.uint64(1)).astype(bool)
-    if syn.any():
-        q = np.flatnonzero(syn)
-        keys = a[q] * tab.n_types + b[q]
-        at = np.searchsorted(tab.syn_keys, keys)
-        at[at == tab.syn_keys.size] = 0
-        syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False
-    # One row per proposal: exact or stem, and synonym (a stem pair can also be a synonym).
-    keep = np.flatnonzero(exact | stem)
-    ks = np.flatnonzero(syn)
-    both = np.r_[keep, ks]
-    one = (
-        p[both],
-        i[both],
-        np.ones(both.size, np.int64),
-        j[both],
-        np.ones(both.size, np.int64),
-        np.r_[np.where(exact[keep], EXACT, STEM), np.full(ks.size, SYNONYM, np.int64)],
-    )
+    one = _one_word(tab, hyp, ref)
     parts = [one, *_paraphrase(tab, hyp, ref, seg, res)]
     pair, ts, tl, rs, rl, stage = (np.concatenate([part[c] for part in parts]) for c in range(6))
     key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
@@ -298,6 +285,60 @@ def candidates_of_pairs(
     return Candidates(
         pair=pair[order], ts=ts[order], tl=tl[order], rs=rs[order], rl=rl[order], stage=stage[order]
     )
+
+
+def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
+    """Exact, stem and synonym candidates of the pairs, one row per proposal.
+
+    Exact and stem candidates join each pair's test and reference words on their stem (equal
+    words have equal stems); synonym candidates come from every (test word, reference word) of
+    a pair, among the test words with a synonym in the chunk and the reference words that are
+    some word's synonym only.
+    """
+    off = tab.off
+    pt, i_all = _expand(np.zeros(hyp.size, np.int64), off[hyp + 1] - off[hyp])
+    pr, j_all = _expand(np.zeros(ref.size, np.int64), off[ref + 1] - off[ref])
+    ti = off[hyp][pt] + i_all
+    rj = off[ref][pr] + j_all
+    n_stems = int(tab.stem.max()) + 1 if tab.stem.size else 1
+    li, ri = _join(pt * n_stems + tab.stem[ti], pr * n_stems + tab.stem[rj])
+    exact = tab.tok[ti[li]] == tab.tok[rj[ri]]
+    # Synonyms: a's synonym bit set holds b's bit for every synonym b (most pairs fail there);
+    # then the exact check.
+    a_all, b_all = tab.tok[ti], tab.tok[rj]
+    target = np.zeros(tab.n_types, dtype=bool)
+    target[tab.syn_keys % tab.n_types] = True
+    ts_ = np.flatnonzero(tab.partner_bits[a_all] != 0)
+    rs_ = np.flatnonzero(target[b_all])
+    ms = np.bincount(pt[ts_], minlength=hyp.size)
+    ns = np.bincount(pr[rs_], minlength=ref.size)
+    p, k = _expand(np.zeros(hyp.size, np.int64), ms * ns)
+    ii = k // ns[p]
+    tt = ts_[(np.cumsum(ms) - ms)[p] + ii]
+    rr = rs_[(np.cumsum(ns) - ns)[p] + k - ii * ns[p]]
+    a, b = a_all[tt], b_all[rr]
+    syn = ((tab.partner_bits[a] >> _type_bit(b)) & np.uint64(1)).astype(bool)
+    q = np.flatnonzero(syn)
+    keys = a[q] * tab.n_types + b[q]
+    at = np.minimum(np.searchsorted(tab.syn_keys, keys), max(tab.syn_keys.size - 1, 0))
+    syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False
+    tt, rr = tt[syn], rr[syn]
+    ones = np.ones(li.size + tt.size, np.int64)
+    return (
+        np.r_[pt[li], pt[tt]],
+        np.r_[i_all[li], i_all[tt]],
+        ones,
+        np.r_[j_all[ri], j_all[rr]],
+        ones,
+        np.r_[np.where(exact, EXACT, STEM), np.full(tt.size, SYNONYM, np.int64)],
+    )
+
+
+def _phrase_bit(pids: np.ndarray) -> np.ndarray:
+    """A pseudo-random bit number (0-255) per phrase id."""
+    with np.errstate(over="ignore"):
+        h = pids.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    return (h >> np.uint64(56)).astype(np.int64)
 
 
 def _paraphrase(
@@ -319,12 +360,20 @@ def _paraphrase(
     s_hyp = hyp[first]
     s_of_pair = np.cumsum(np.r_[True, seg[1:] != seg[:-1]]) - 1
     pr, ro = _expand(tab.occ_off[ref], tab.occ_off[ref + 1] - tab.occ_off[ref])
-    right = s_of_pair[pr] * n_phr + tab.occ_pid[ro]
+    right = _keyed(s_of_pair[pr] * n_phr + tab.occ_pid[ro])
     sh, ho = _expand(tab.occ_off[s_hyp], tab.occ_off[s_hyp + 1] - tab.occ_off[s_hyp])
     hp = tab.occ_pid[ho]
     # Only partners occurring in some reference of the chunk can match (a flag per table phrase).
     present = np.zeros(n_phr, dtype=bool)
     present[tab.occ_pid[ro]] = True
+    # And only partners that may occur in a reference of the segment: a 256-bit set per segment
+    # of its references' phrases (no false negatives; the join below decides).
+    n_seg = first.size
+    seg_bits = np.zeros(n_seg * 4, dtype=np.uint64)
+    rb = _phrase_bit(tab.occ_pid[ro])
+    np.bitwise_or.at(
+        seg_bits, s_of_pair[pr] * 4 + (rb >> 6), np.uint64(1) << (rb & 63).astype(np.uint64)
+    )
     out = []
     # An entry (p1, p2) proposes test p1 with reference p2 (the forward partners of a test
     # phrase), and reference p1 with test p2 (its backward partners).
@@ -339,6 +388,10 @@ def _paraphrase(
         uo, q = uo[ok], q[ok]
         u_off = np.searchsorted(uo, np.arange(uniq.size + 1))
         xo, xi = _expand(u_off[which], u_off[which + 1] - u_off[which])
+        qb = _phrase_bit(q)[xi]
+        maybe = (seg_bits[sh[xo] * 4 + (qb >> 6)] >> (qb & 63).astype(np.uint64)) & np.uint64(1)
+        keep = np.flatnonzero(maybe)
+        xo, xi = xo[keep], xi[keep]
         left = sh[xo] * n_phr + q[xi]
         li, ri = _join(left, right)
         t, r = ho[xo[li]], ro[ri]

@@ -48,6 +48,15 @@ def _expand_counts(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, 
     return owner, np.arange(owner.size) - first[owner] + starts[owner]
 
 
+def _or_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """OR of ``values`` per group number (``groups`` non-decreasing), for groups 0 .. n - 1."""
+    out = np.zeros(n, dtype=np.uint64)
+    if groups.size:
+        first = np.flatnonzero(_heads(groups))
+        out[groups[first]] = np.bitwise_or.reduceat(values, first)
+    return out
+
+
 def _group_or(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     """For each row, the OR of ``values`` over the rows with the same key."""
     order = np.argsort(keys, kind="stable")
@@ -185,14 +194,15 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     walk = sel[~tail]
     by_rs = walk[np.argsort(c.rs[walk], kind="stable")]  # by position, then pair, option order
     rs_sorted = c.rs[by_rs]
+    edges = np.searchsorted(rs_sorted, np.arange(int(rs_sorted[-1]) + 2)).tolist()
     for j in range(int(rs_sorted[-1]) + 1):
-        lo, hi = np.searchsorted(rs_sorted, [j, j + 1])
+        lo, hi = edges[j], edges[j + 1]
         if lo == hi:
             continue
         block = by_rs[lo:hi]
         bq = slot_of[c.pair[block]]
         a_first = np.flatnonzero(_heads(bq))
-        a_n = np.diff(np.r_[a_first, bq.size])
+        a_n = np.diff(a_first, append=bq.size)
         gs = bq[a_first]
         # Each state: each object (option order) if free here, then the state itself.
         owner, row = _expand_counts(gs * BEAM, count[gs])
@@ -215,30 +225,36 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             # Check 1 (the new list, before sorting): an object taken here and another
             # object with the same test start anywhere in the list contest each other.
             present = np.bitwise_or.reduceat(gbits, np.flatnonzero(_heads(oj)))
-            added = np.zeros(gs.size, dtype=np.uint64)
-            np.bitwise_or.at(added, oj[t], obit[tc])
+            added = _or_by(oj[t], obit[tc], gs.size)
             bo = np.searchsorted(gs, bq)  # each block object's group
             hit = ((added[bo] & obit[block]) != 0) & ((present[bo] & otgm[block]) != 0)
             if hit.any():
                 f = np.where(hit, (present[bo] & otgm[block] & cand_bits[bq]) | ocbit[block], _Z)
-                np.bitwise_or.at(flagged, bq, f)
+                fq = np.flatnonzero(_heads(bq))
+                flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
         keep, pos = _cut(oj, gbase, gbits, flagged[q])
         if contest:
             # Check 2 (the kept list): objects of this reference start kept together.
             kq = oj[keep]
             kheads = np.flatnonzero(_heads(kq))
             kpresent = np.bitwise_or.reduceat(gbits[keep], kheads)
-            here = np.zeros(gs.size, dtype=np.uint64)
-            np.bitwise_or.at(here, bo, obit[block])
+            here = _or_by(bo, obit[block], gs.size)
             mine = kpresent & here[kq[kheads]]
             two = np.bitwise_count(mine) > 1
             if two.any():
                 grp = gs[kq[kheads][two]]
                 new_f = flagged[grp] | (mine[two] & cand_bits[grp])
-                if (new_f != flagged[grp]).any():
+                changed = new_f != flagged[grp]
+                if changed.any():
                     flagged[grp] = new_f
-                    keep2, pos = _cut(kq, gbase[keep], gbits[keep], flagged[gs[kq]])
-                    keep = keep[keep2]
+                    # re-rank the kept rows of the groups whose marks changed (each group's
+                    # rows keep their places 0 .. n - 1, in the new order)
+                    moved = np.zeros(gs.size, dtype=bool)
+                    moved[kq[kheads][two][changed]] = True
+                    sub = np.flatnonzero(moved[kq])
+                    rows = keep[sub]
+                    again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[gs[kq[sub]]])
+                    keep[sub] = rows[again]
         ks, kc = sr[keep], gc[keep]
         kused, kne, knode = sused[ks], sne[ks], snode[ks]
         tpos = np.flatnonzero(is_take[keep])
@@ -281,13 +297,17 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
 
 
 def _cut(group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndarray):
-    """Rows kept (the first BEAM of each group, stably sorted by rank) and their places."""
+    """Rows kept (the first BEAM of each group, stably sorted by rank) and their places.
+
+    ``group`` is non-decreasing (rows come grouped), so the sorted rows' groups are ``group``
+    itself and each row's place is its distance from its group's first row.
+    """
     rank = _rank(base, bits, flagged)
     order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
-    g = group[order]
-    starts = np.flatnonzero(_heads(g))
-    pos = np.arange(g.size) - np.repeat(starts, np.diff(np.r_[starts, g.size]))
-    return order[pos < BEAM], pos[pos < BEAM]
+    at = np.arange(group.size)
+    pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
+    kept = pos < BEAM
+    return order[kept], pos[kept]
 
 
 def _rank(base: np.ndarray, bits: np.ndarray, flagged: np.ndarray) -> np.ndarray:

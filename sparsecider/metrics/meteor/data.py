@@ -2,8 +2,8 @@
 
 The jar ``pycocoevalcap/meteor/meteor-1.5.jar`` is a zip file: its word lists
 are read with :mod:`zipfile`.  The paraphrase table ``meteor/data/paraphrase-en.gz``
-beside it is compiled once into a compact index cached as an ``.npz``
-(:mod:`~sparsecider.metrics.meteor.cache`).  Every failure names the file and
+beside it is compiled once into a compact index cached as a folder of ``.npy``
+files (:mod:`~sparsecider.metrics.meteor.cache`).  Every failure names the file and
 what to install.
 """
 
@@ -16,9 +16,20 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["INSTALL_HINT", "MeteorDataError", "Sources", "locate", "read_jar_text"]
+__all__ = [
+    "INSTALL_HINT",
+    "REINSTALL_HINT",
+    "MeteorDataError",
+    "Sources",
+    "locate",
+    "read_jar_text",
+]
 
-INSTALL_HINT = 'pip install ".[meteor]" (pycocoevalcap==1.2 and snowballstemmer==2.2.0)'
+#: What to install when METEOR's extra is missing (pycocoevalcap 1.2 and snowballstemmer 2.2.0).
+INSTALL_HINT = 'pip install "sparsecider[meteor]"'
+#: What to do when pycocoevalcap's METEOR files are damaged (installing the extra again would
+#: leave them as they are).
+REINSTALL_HINT = 'reinstall pycocoevalcap: pip install --force-reinstall "pycocoevalcap==1.2"'
 JAR = "meteor-1.5.jar"
 PARAPHRASE = os.path.join("data", "paraphrase-en.gz")
 #: Resources of the jar that METEOR's English model uses.
@@ -62,9 +73,7 @@ def file_sha256(path: Path) -> str:
             while block := f.read(1 << 22):
                 h.update(block)
     except OSError as e:
-        raise MeteorDataError(
-            f"cannot read METEOR data file {path}: {e}; reinstall: {INSTALL_HINT}"
-        ) from e
+        raise MeteorDataError(f"cannot read METEOR data file {path}: {e}; {REINSTALL_HINT}") from e
     return h.hexdigest()
 
 
@@ -100,7 +109,8 @@ def locate() -> Sources:
         tried.append(str(folder))
     raise MeteorDataError(
         "pycocoevalcap is installed but has no meteor/meteor-1.5.jar with "
-        f"meteor/{PARAPHRASE} beside it (looked in {', '.join(tried) or 'nowhere'}): {INSTALL_HINT}"
+        f"meteor/{PARAPHRASE} beside it (looked in {', '.join(tried) or 'nowhere'}); "
+        f"{REINSTALL_HINT}"
     )
 
 
@@ -117,10 +127,10 @@ def read_jar_text(jar: Path, name: str) -> str:
             return z.read(name).decode("utf-8")
     except KeyError:
         raise MeteorDataError(
-            f"{jar} has no {name}; it is not METEOR 1.5's jar: {INSTALL_HINT}"
+            f"{jar} has no {name}; it is not METEOR 1.5's jar; {REINSTALL_HINT}"
         ) from None
     except (zipfile.BadZipFile, OSError, UnicodeDecodeError, EOFError) as e:
         raise MeteorDataError(
             f"{jar} is damaged or truncated ({type(e).__name__}: {e}) reading {name}; "
-            f"reinstall pycocoevalcap: {INSTALL_HINT}"
+            f"{REINSTALL_HINT}"
         ) from e

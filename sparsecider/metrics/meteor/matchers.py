@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .data import INSTALL_HINT, MeteorDataError
+from .data import INSTALL_HINT, REINSTALL_HINT, MeteorDataError
 from .paraphrase import ParaphraseIndex
 
 __all__ = ["EXACT", "PARAPHRASE", "STEM", "SYNONYM", "Lexicon", "candidates"]
@@ -31,16 +31,20 @@ _SUFFIX_RULES = (
 def english_stemmer():
     """snowballstemmer 2.2.0's English stemmer (the jar's stems; 3.x differ).
 
+    The one check of the stemmer: every face of METEOR calls it before any work.
+
     Raises
     ------
     ImportError
-        snowballstemmer is missing or another version.
+        snowballstemmer is missing or another version (the message says
+        ``pip install "sparsecider[meteor]"``).
     """
     try:
         import snowballstemmer
     except ImportError:
         raise ImportError(
-            f"METEOR needs snowballstemmer=={STEMMER_VERSION}: {INSTALL_HINT}"
+            f"METEOR needs snowballstemmer=={STEMMER_VERSION} (its English stemmer), which is "
+            f"not installed: {INSTALL_HINT}"
         ) from None
     version = getattr(snowballstemmer, "__version__", None)
     if version is None:
@@ -49,8 +53,8 @@ def english_stemmer():
         version = _v("snowballstemmer")
     if version != STEMMER_VERSION:
         raise ImportError(
-            f"METEOR needs snowballstemmer=={STEMMER_VERSION} (the jar's stems; "
-            f"other releases stem differently), found {version}: {INSTALL_HINT}"
+            f"METEOR needs snowballstemmer=={STEMMER_VERSION}, found {version} (other releases "
+            f"stem some words differently from METEOR 1.5): {INSTALL_HINT}"
         )
     # Not snowballstemmer.stemmer("english"): that returns PyStemmer's C stemmer whenever
     # PyStemmer is installed, whatever Snowball release it was built from.
@@ -74,7 +78,7 @@ class Lexicon:
             lines.pop()
         if len(lines) % 2:
             raise MeteorDataError(
-                f"synonym/english.synsets has an odd number of lines: {INSTALL_HINT}"
+                f"synonym/english.synsets has an odd number of lines; {REINSTALL_HINT}"
             )
         self._synsets = dict(zip(lines[0::2], lines[1::2], strict=True))
         bases: dict[str, list[str]] = {}

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import numpy as np
+
 __all__ = ["Prefixes", "normalize", "normalize_many"]
 
 # Letters as the jar classifies them (measured on every BMP code point).
@@ -157,12 +159,129 @@ def _full(s: str, prefixes: Prefixes) -> str:
 
 
 def normalize_many(texts: Iterable[str], prefixes: Prefixes) -> list[str]:
-    """:func:`normalize` over many captions, each distinct text normalised once."""
-    memo: dict[str, str] = {}
-    out = []
-    for t in texts:
-        n = memo.get(t)
-        if n is None:
-            n = memo[t] = normalize(t, prefixes)
-        out.append(n)
+    """:func:`normalize` over many captions, each distinct text normalised once.
+
+    The common shape (:data:`_SIMPLE`) is recognised for all captions at once on their UTF-8
+    bytes and normalised as one string; the other captions go through :func:`normalize`.
+    """
+    texts = list(texts)
+    distinct = list(dict.fromkeys(texts))
+    memo = dict(zip(distinct, _normalize_distinct(distinct, prefixes), strict=True))
+    return [memo[t] for t in texts]
+
+
+# Byte classes of the simple shape: 0 anything else, 1 ASCII letter, 2 space, 3 comma, 4 period,
+# 5 line break (between captions), 6 apostrophe, 7 hyphen.  A caption has the simple shape when
+# every pair of consecutive bytes of "\n" + caption + "\n" is allowed: letters, spaces or ", "
+# between letters, an apostrophe or a hyphen between letters, a period only after a letter at
+# the end.
+_CLASS = np.zeros(256, dtype=np.uint8)
+_CLASS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", np.uint8)] = 1
+for _c, _k in ((" ", 2), (",", 3), (".", 4), ("\n", 5), ("'", 6), ("-", 7)):
+    _CLASS[ord(_c)] = _k
+_BAD = np.ones(64, dtype=bool)  # indexed by first class * 8 + second class
+for _a, _b in ((5, 1), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (2, 1), (2, 2),
+               (3, 2), (4, 5), (6, 1), (7, 1)):  # fmt: skip
+    _BAD[_a * 8 + _b] = False
+
+
+def _simple_mask(texts: list[str], plain: frozenset) -> tuple[np.ndarray, np.ndarray] | None:
+    """Which captions (already trimmed) have the simple shape, and which of those end with a
+    period after a nonbreaking prefix (the period then stays); None when one holds a line
+    break."""
+    data = np.frombuffer(("\n" + "\n".join(texts) + "\n").encode("utf-8"), dtype=np.uint8)
+    c = _CLASS[data]
+    brk = np.flatnonzero(c == 5)
+    if brk.size != len(texts) + 1:
+        return None
+    pair = c[:-1] << 3
+    pair |= c[1:]
+    bad = _BAD[pair]
+    # One letter between two apostrophes (or two hyphens): the second is not split (the first
+    # split consumes the letter), unlike the simple route.
+    sep = (c[:-2] >= 6) & (c[:-2] == c[2:])
+    bad[:-1] |= sep & (c[1:-1] == 1)
+    # A pair of bytes belongs to the caption its first byte is in (or starts, for a break).
+    simple = np.ones(len(texts), dtype=bool)
+    simple[np.searchsorted(brk, np.flatnonzero(bad), side="right") - 1] = False
+    # The last word before a final period: the letters after the last space, hyphen or line
+    # break (after an apostrophe the word starts with it: never a prefix).
+    end = brk[1:] - 1
+    line = np.flatnonzero(simple & (c[end] == 4))
+    keep = np.zeros(len(texts), dtype=bool)
+    words = {w.encode() for w in plain if w.isascii() and w.isalpha()}
+    if line.size and words:
+        e = end[line]
+        other = np.flatnonzero(c != 1)
+        start = other[np.searchsorted(other, e) - 1] + 1
+        longest = max(map(len, words))
+        ok = np.flatnonzero((c[start - 1] != 6) & (e - start <= longest))
+        line, start, e = line[ok], start[ok], e[ok]
+        if longest <= 8:  # as little-endian integers
+            code = np.zeros(line.size, dtype=np.uint64)
+            for d in range(longest):
+                live = e - start > d
+                code[live] |= data[start[live] + d].astype(np.uint64) << np.uint64(8 * d)
+            known = np.array([int.from_bytes(w, "little") for w in words], dtype=np.uint64)
+            keep[line[np.isin(code, known)]] = True
+        else:
+            got = [data[a:b].tobytes() in words for a, b in zip(start, e, strict=True)]
+            keep[line[np.asarray(got, dtype=bool)]] = True
+    return simple, keep
+
+
+def _normalize_distinct(texts: list[str], prefixes: Prefixes) -> list[str]:
+    # normalize()'s first step, then what its full route does to the simple shape, for all
+    # such captions at once: spaces collapse, a comma before a space and an apostrophe become
+    # their own token start, a hyphen between letters a space; a final period splits unless the
+    # last word is a nonbreaking prefix.
+    trimmed = [t.strip(_JTRIM) for t in texts]
+    got = _simple_mask(trimmed, prefixes.plain) if texts else None
+    if got is None:
+        return [normalize(t, prefixes) for t in texts]
+    simple, keep = got
+    idx = np.flatnonzero(simple)
+    s = "\n".join([trimmed[i] for i in idx.tolist()]) + "\n"
+    s = s.replace(",", " ,").replace("'", " '").replace("-", " ")
+    while "  " in s:
+        s = s.replace("  ", " ")
+    low = s.replace(".\n", " .\n").lower().split("\n")[:-1] if idx.size else []
+    for k in np.flatnonzero(keep[idx]).tolist():
+        low[k] = low[k][:-2] + "."
+    if idx.size == len(texts):
+        return low
+    out = [""] * len(texts)
+    for i, n in zip(idx.tolist(), low, strict=True):
+        out[i] = n
+    rest = np.flatnonzero(~simple).tolist()
+    for i, n in zip(rest, _full_many([trimmed[i] for i in rest], prefixes), strict=True):
+        out[i] = n
     return out
+
+
+def _full_many(texts: list[str], prefixes: Prefixes) -> list[str]:
+    """:func:`_full` of trimmed captions, run once on them joined by line breaks.
+
+    Every step looks at most one character beyond a match, or at whole tokens, and the first
+    one makes each line break a token of its own between spaces; so each caption sees spaces
+    around it, as alone, and a caption's result is its line of the result, trimmed.
+    """
+    s = "\n".join(texts)
+    if s.count("\n") != len(texts) - 1:
+        return [_full(t, prefixes) for t in texts]
+    s = s.replace("`", "'").replace("\u2018", "'").replace("\u2019", "'")
+    s = s.replace("''", '"').replace("\u201c", '"').replace("\u201d", '"')
+    s = _SEPARATE.sub(r" \1 ", s)
+    s = _DOTS.sub(r" \1 ", s)
+    s = " " + s + " "
+    for pattern in _COMMAS:
+        s = pattern.sub(r"\1 , \2", s)
+    s = s.replace("--", "-")
+    for pattern, repl in _APOSTROPHES:
+        s = pattern.sub(repl, s)
+    s = _HYPHEN.sub(r"\1 \2", s)
+    s = s.replace("\u2013", "-")
+    s = _periods(s, prefixes)
+    s = _lower(s)
+    s = _RUNS.sub(" ", _SPACES.sub(" ", s))
+    return [line.strip(_JTRIM) for line in s.split("\n")]

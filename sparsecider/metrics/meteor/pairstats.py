@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .batch import Candidates, CaptionTable
-from .stats import N_STATS, WEIGHTS, segment_scores
+from .stats import ALPHA, BETA, DELTA, GAMMA, N_STATS, WEIGHTS, segment_scores
 
-__all__ = ["alignment_statistics", "score_bounds"]
+__all__ = ["alignment_statistics", "one_word_bounds", "score_bounds"]
 
 
 def alignment_statistics(
@@ -56,6 +56,14 @@ def alignment_statistics(
     return s
 
 
+def _assign_max(out: np.ndarray, cells: np.ndarray, weights: np.ndarray) -> None:
+    """``np.maximum.at(out, cells, weights)`` for the few distinct module weights (and out
+    holding none larger yet): each weight written over its cells, lightest first."""
+    for w in sorted(set(WEIGHTS)):
+        hit = cells[weights == w]
+        out[hit] = np.maximum(out[hit], w)
+
+
 def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates) -> np.ndarray:
     """Per pair, a segment score no alignment of its candidates can exceed.
 
@@ -77,7 +85,7 @@ def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candida
             best = np.zeros(n * 64, dtype=np.float64)
             for d in range(int(length.max())):
                 m = length > d
-                np.maximum.at(best, (c.pair * 64 + start + d)[m], w[m])
+                _assign_max(best, (c.pair * 64 + start + d)[m], w[m])
             cell = np.flatnonzero(best)
             p = cell // 64
             f = tab.func[first[p] + cell % 64]
@@ -88,3 +96,66 @@ def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candida
     # only if every word of both captions can be matched).
     s[:, 20] = 1
     return segment_scores(s) * (1 + 1e-9)
+
+
+def one_word_bounds(
+    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates, which: np.ndarray
+) -> np.ndarray:
+    """Tighter bounds than :func:`score_bounds` for the pairs ``which`` (sorted) whose
+    candidates all match one word with one word (others: infinity).
+
+    An alignment of M such matches has M matched words on each side, each weighing at most its
+    best candidate's weight (so a side's weighted matches are at most its M heaviest coverable
+    words), M at most the coverable words of either side, and at least M - D chunks: D is the
+    fewer of the test and of the reference positions i where candidates (i, j) and
+    (i + 1, j + 1) both exist (only there can two matches join one chunk).  The bound is the
+    best over M of the score with those values; no fragmentation only when M is both lengths.
+    """
+    out = np.full(which.size, np.inf)
+    k = np.flatnonzero(np.isin(c.pair, which))
+    slot = np.searchsorted(which, c.pair[k])
+    multi = np.zeros(which.size, dtype=bool)
+    multi[slot[(c.tl[k] > 1) | (c.rl[k] > 1)]] = True
+    keep = ~multi[slot]
+    k, slot = k[keep], slot[keep]
+    live = np.flatnonzero(~multi & (np.bincount(slot, minlength=which.size) > 0))
+    if live.size == 0:
+        return out
+    slot = np.searchsorted(live, slot)
+    pairs = which[live]
+    off = tab.off
+    lens = (off[hyp[pairs] + 1] - off[hyp[pairs]], off[ref[pairs] + 1] - off[ref[pairs]])
+    width = int(max(lens[0].max(), lens[1].max()))
+    w = np.asarray(WEIGHTS)[c.stage[k]]
+    ratios, masks, cover = [], [], []
+    for start, other, first, length in (
+        (c.ts[k], c.rs[k], off[hyp[pairs]], lens[0]),
+        (c.rs[k], c.ts[k], off[ref[pairs]], lens[1]),
+    ):
+        cell = slot * width + start
+        best = np.zeros(live.size * width, dtype=np.float64)
+        _assign_max(best, cell, w)
+        best = best.reshape(live.size, width)
+        pos = np.minimum(first[:, None] + np.arange(width), tab.func.size - 1)
+        func = tab.func[pos] & (np.arange(width) < length[:, None])
+        weight = np.where(func, best * (1.0 - DELTA), best * DELTA)
+        n_func = func.sum(axis=1)
+        den = DELTA * (length - n_func) + (1.0 - DELTA) * n_func
+        ratios.append(np.cumsum(-np.sort(-weight, axis=1), axis=1) / den[:, None])
+        cover.append(np.count_nonzero(best, axis=1))
+        # 64-bit rows: per position, the positions of the other side it has a candidate with
+        mask = np.zeros(live.size * width, dtype=np.uint64)
+        np.bitwise_or.at(mask, cell, np.uint64(1) << other.astype(np.uint64))
+        mask = mask.reshape(live.size, width)
+        masks.append(np.count_nonzero(mask[:, :-1] & (mask[:, 1:] >> np.uint64(1)), axis=1))
+    links = np.minimum(masks[0], masks[1])
+    matches = np.arange(1, width + 1, dtype=np.float64)
+    chunks = np.maximum(1.0, matches - links[:, None])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fmean = 1.0 / (ALPHA / ratios[1] + (1.0 - ALPHA) / ratios[0])
+    pen = GAMMA * (chunks / matches) ** BETA
+    pen[(matches == lens[0][:, None]) & (matches == lens[1][:, None])] = 0.0
+    most = np.minimum(cover[0], cover[1])
+    val = np.where(matches <= most[:, None], (1.0 - pen) * np.nan_to_num(fmean), 0.0)
+    out[live] = val.max(axis=1) * (1 + 1e-9)
+    return out

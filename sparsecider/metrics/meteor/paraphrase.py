@@ -17,14 +17,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import INSTALL_HINT, MeteorDataError
+from .data import REINSTALL_HINT, MeteorDataError
 
-__all__ = ["MAX_PHRASE", "ParaphraseIndex", "build_arrays", "phrase_hash"]
+__all__ = ["MAX_PHRASE", "ParaphraseIndex", "build_arrays", "phrase_filter", "phrase_hash"]
 
 MAX_PHRASE = 7
 #: Hash buckets of the phrase lookup: 2**21 for 2.6 million phrases, about one each.
 BUCKET_BITS = 21
-_FILTER_BITS = 24
+#: Bits of the phrase filter (:func:`phrase_filter`).
+FILTER_BITS = 24
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SEED = np.uint64(0x9E3779B97F4A7C15)
@@ -110,13 +111,11 @@ def build_arrays(
             del pending[:n]
     except (OSError, EOFError, zlib.error, ValueError) as e:
         raise MeteorDataError(
-            f"{path} is damaged or truncated ({type(e).__name__}: {e}); "
-            f"reinstall pycocoevalcap: {INSTALL_HINT}"
+            f"{path} is damaged or truncated ({type(e).__name__}: {e}); {REINSTALL_HINT}"
         ) from e
     if pending or not left:
         raise MeteorDataError(
-            f"{path} does not hold (probability, phrase, phrase) line triples; "
-            f"reinstall pycocoevalcap: {INSTALL_HINT}"
+            f"{path} does not hold (probability, phrase, phrase) line triples; {REINSTALL_HINT}"
         )
     vocab: dict[bytes, int] = {}
     phrases = list(phrase_id)
@@ -159,7 +158,33 @@ def build_arrays(
     out["bwd_indptr"] = np.searchsorted(right_a[by], np.arange(order.size + 1)).astype(np.int64)
     out["bwd_partner"] = left_a[by].astype(np.uint32)
     out["bucket_off"] = bucket_offsets(hashes)
+    out["filter"] = phrase_filter(hashes)
+    out["prefix_filter"] = prefix_filter(out["phrase_rows"])
     return out
+
+
+def prefix_filter(rows: np.ndarray) -> np.ndarray:
+    """The bit set of :func:`phrase_filter` for the proper prefixes of the phrases (their first
+    1 to length - 1 words): a window of a caption that is no such prefix cannot grow into a
+    phrase, so :meth:`ParaphraseIndex.find` stops extending it."""
+    h = np.full(rows.shape[0], _SEED, dtype=np.uint64)
+    seen = np.zeros(1 << FILTER_BITS, dtype=bool)
+    for j in range(rows.shape[1] - 1):
+        live = np.flatnonzero(rows[:, j + 1])  # the phrase goes on after word j
+        h[live] = _step(h[live], rows[live, j])
+        seen[(h[live] >> np.uint64(64 - FILTER_BITS)).astype(np.int64)] = True
+    return np.packbits(seen, bitorder="little")
+
+
+def phrase_filter(hashes: np.ndarray) -> np.ndarray:
+    """A bit set (2 MB, little-endian bits) of the hashes' top :data:`FILTER_BITS` bits.
+
+    Most windows of a caption are not phrases, and this rejects 85 % of them with one access
+    to memory that stays in cache.
+    """
+    seen = np.zeros(1 << FILTER_BITS, dtype=bool)
+    seen[(hashes >> np.uint64(64 - FILTER_BITS)).astype(np.int64)] = True
+    return np.packbits(seen, bitorder="little")
 
 
 def bucket_offsets(hashes: np.ndarray) -> np.ndarray:
@@ -194,11 +219,8 @@ class ParaphraseIndex:
         self._partner = arrays["fwd_partner"]
         self._partners: dict[int, list[int]] = {}
         self._buckets = arrays["bucket_off"]
-        # A 2 MB bit set of the hashes' top 24 bits: most windows of a caption are not phrases,
-        # and this rejects 85 % of them with one access to memory that stays in cache.
-        seen = np.zeros(1 << _FILTER_BITS, dtype=bool)
-        seen[(self.hashes >> np.uint64(64 - _FILTER_BITS)).astype(np.int64)] = True
-        self._filter = np.packbits(seen, bitorder="little")
+        self._filter = arrays["filter"]
+        self._prefixes = arrays["prefix_filter"]
 
     def partners(self, pid: int) -> list[int]:
         """Phrase ids q with a table entry (pid, q), one per entry (memoised)."""
@@ -214,10 +236,15 @@ class ParaphraseIndex:
         get = self.vocab.get
         return np.fromiter((get(t, 0) for t in tokens), dtype=np.int64, count=len(tokens))
 
+    @staticmethod
+    def _maybe(bits: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """Where the hashes' top bits are set in a filter (:func:`phrase_filter`)."""
+        f = (h >> np.uint64(64 - FILTER_BITS)).astype(np.int64)
+        return np.flatnonzero((bits[f >> 3] >> (f & 7).astype(np.uint8)) & 1)
+
     def _lookup(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Index of each hash in the sorted table, and whether it is there."""
-        f = (h >> np.uint64(64 - _FILTER_BITS)).astype(np.int64)
-        maybe = np.flatnonzero((self._filter[f >> 3] >> (f & 7).astype(np.uint8)) & 1)
+        maybe = self._maybe(self._filter, h)
         at = np.zeros(h.size, dtype=np.int64)
         hit = np.zeros(h.size, dtype=bool)
         at[maybe], hit[maybe] = self._lookup_all(h[maybe])
@@ -278,6 +305,8 @@ class ParaphraseIndex:
             starts_all.append(st[same])
             lens_all.append(np.full(int(same.sum()), length))
             pids_all.append(at[same])
+            if length < MAX_PHRASE:  # only a phrase's proper prefix can grow into a phrase
+                alive = alive[self._maybe(self._prefixes, h[alive])]
         if not starts_all:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty

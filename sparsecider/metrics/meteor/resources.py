@@ -1,13 +1,14 @@
 """Everything METEOR reads, loaded once per process.
 
-:func:`load` finds pycocoevalcap, checksums its METEOR files, reads the word
-lists from the jar, and loads (or builds, the first time) the paraphrase
+:func:`load` finds pycocoevalcap, checksums its METEOR files while it reads the
+word lists from the jar, and loads (or builds, the first time) the paraphrase
 index.  The result is memoised: later calls cost nothing.
 """
 
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .cache import load_or_build
@@ -71,20 +72,25 @@ def load(sources: Sources | None = None) -> Resources:
     with _LOCK:
         res = _LOADED.get(sources)
         if res is None:
-            checksums = sources.checksums()
-            jar = sources.jar
-            words = read_jar_text(jar, "function/english.words").split("\n")
+            # The files' checksums (hashlib releases the interpreter lock) while the jar's word
+            # lists are read.
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                summing = pool.submit(sources.checksums)
+                jar = sources.jar
+                words = read_jar_text(jar, "function/english.words").split("\n")
+                prefixes = Prefixes(read_jar_text(jar, "nonbreaking/english.prefixes"))
+                lexicon = Lexicon(
+                    read_jar_text(jar, "synonym/english.synsets"),
+                    read_jar_text(jar, "synonym/english.exceptions"),
+                )
+                checksums = summing.result()
             index = ParaphraseIndex(load_or_build(sources, checksums))
-            lexicon = Lexicon(
-                read_jar_text(jar, "synonym/english.synsets"),
-                read_jar_text(jar, "synonym/english.exceptions"),
-            )
             lexicon.known_stems(index.stems)
             res = Resources(
                 sources=sources,
                 checksums=checksums,
                 function_words=frozenset(w for w in words if w),
-                prefixes=Prefixes(read_jar_text(jar, "nonbreaking/english.prefixes")),
+                prefixes=prefixes,
                 lexicon=lexicon,
                 paraphrases=index,
             )

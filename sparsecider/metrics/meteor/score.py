@@ -17,14 +17,15 @@ code instead (:mod:`.segment`, :mod:`.align`: the same model, linear in the capt
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
 from .align import align
 from .batch import MAX_FAST, Candidates, Words, candidates_of_pairs, caption_table
 from .beam import align_pairs
-from .normalize import normalize
-from .pairstats import alignment_statistics, score_bounds
+from .normalize import normalize_many
+from .pairstats import alignment_statistics, one_word_bounds, score_bounds
 from .resources import Resources, load
 from .segment import Caption, SynonymTypes, alignment_stats, pair_candidates, stats_array
 from .stats import N_STATS, corpus_score, segment_scores, summed
@@ -62,6 +63,17 @@ def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> No
             f"{len(candidates)} candidates but {len(references)} reference lists; "
             "give one list of references per candidate"
         )
+    # The common case checked at C speed; anything else is walked to name the offending item.
+    try:
+        if (
+            set(map(type, candidates)) <= {str}
+            and not any(issubclass(t, str) for t in set(map(type, references)))
+            and (not references or min(map(len, references)) > 0)
+            and set(map(type, chain.from_iterable(references))) <= {str}
+        ):
+            return
+    except TypeError:  # something without a length, or not iterable: named below
+        pass
     for i, c in enumerate(candidates):
         if not isinstance(c, str):
             raise TypeError(f"candidates[{i}] is {type(c).__name__}, not str")
@@ -184,29 +196,16 @@ def _block(task) -> np.ndarray:
 def _chunk(
     candidates: Sequence[str], references: Sequence[Sequence[str]], res: Resources, words: Words
 ):
-    fields = [jar_fields(c, r) for c, r in zip(candidates, references, strict=True)]
+    hyps, flat, n_refs = _fields(candidates, references)
+    # each distinct raw text normalised once (normalize_many), each distinct normalised text
+    # typed once
+    norm = normalize_many(hyps + flat, res.prefixes)
     memo: dict[str, int] = {}
-    texts: list[str] = []
-    raw: dict[str, int] = {}
-
-    def cid(t: str) -> int:
-        # each distinct raw text normalised once, each distinct normalised text typed once
-        k = raw.get(t)
-        if k is None:
-            n = normalize(t, res.prefixes)
-            k = memo.get(n)
-            if k is None:
-                k = memo[n] = len(texts)
-                texts.append(n)
-            raw[t] = k
-        return k
-
-    hyp_ids = [cid(h) for h, _ in fields]
-    ref_ids = [[cid(r) for r in rs] for _, rs in fields]
-    n_refs = np.fromiter((len(rs) for rs in ref_ids), np.int64, len(ref_ids))
-    seg = np.repeat(np.arange(len(fields)), n_refs)
-    hyp = np.asarray(hyp_ids, dtype=np.int64)[seg]
-    ref = np.fromiter((r for rs in ref_ids for r in rs), np.int64, int(n_refs.sum()))
+    ids = np.fromiter((memo.setdefault(t, len(memo)) for t in norm), np.int64, len(norm))
+    texts = list(memo)
+    seg = np.repeat(np.arange(len(hyps)), n_refs)
+    hyp = ids[: len(hyps)][seg]
+    ref = ids[len(hyps) :]
     tab = caption_table(texts, res, words)
     lens = tab.lengths()
     fast = (lens[hyp] <= MAX_FAST) & (lens[ref] <= MAX_FAST)
@@ -223,6 +222,26 @@ def _chunk(
     order = np.lexsort((np.arange(seg.size), -scores, seg))
     first = np.r_[True, seg[order][1:] != seg[order][:-1]]
     return stats[order[first]]
+
+
+def _fields(
+    candidates: Sequence[str], references: Sequence[Sequence[str]]
+) -> tuple[list[str], list[str], np.ndarray]:
+    """:func:`jar_fields` of every segment: hypotheses, all references in a row, and how many
+    each segment has.
+
+    Without ``|||`` or a line break anywhere, :func:`jar_fields` only trims the fields (which
+    normalisation does first anyway) and halves the hypothesis' double spaces: done so here.
+    """
+    flat = [r for rs in references for r in rs]
+    joined = "\x00".join(flat) + "\x00" + "\x00".join(candidates)
+    if "|||" in joined or "\n" in joined or "\r" in joined:
+        fields = [jar_fields(c, r) for c, r in zip(candidates, references, strict=True)]
+        flat = [r for _, rs in fields for r in rs]
+        n_refs = np.fromiter((len(rs) for _, rs in fields), np.int64, len(fields))
+        return [h for h, _ in fields], flat, n_refs
+    n_refs = np.fromiter(map(len, references), np.int64, len(references))
+    return [c.replace("  ", " ") for c in candidates], flat, n_refs
 
 
 def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Resources):
@@ -247,6 +266,11 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
             o = order[todo[order]]
             todo = np.zeros(n, dtype=bool)
             todo[o[np.r_[True, seg[o][1:] != seg[o][:-1]]]] = True
+        else:
+            # a tighter bound for the pairs still in the running (dearer: only for them)
+            maybe = np.flatnonzero(todo)
+            bound[maybe] = np.minimum(bound[maybe], one_word_bounds(tab, hyp, ref, cands, maybe))
+            todo = ~done & (bound >= best[seg])
         done |= todo
         rows = np.flatnonzero(todo[cands.pair])
         sub = Candidates(*(getattr(cands, f)[rows] for f in _FIELDS))
