@@ -4,11 +4,14 @@ The jar's search as observed from outside (METEOR_BEHAVIOUR.md, 6.1-6.3): a beam
 partial alignments walks the REFERENCE left to right.  Every proposal is its own candidate
 object (a span pair proposed by two stages is two objects).  At reference position j each
 state free at j is followed by one child per object starting at j whose test span is free
-(objects by stage, then longer reference span, test start, shorter test span), then by itself;
-the list is stably sorted by (-uncontested matches, chunks, -"certain" matches, -matches) and
-cut to 40.  A one-word-to-one-word non-exact object becomes *contested* (it stops counting in
-the first key) once another object with the same test start is in the list with it (checked
-before the sort), or one with the same reference start is in the kept list (after the cut).
+(objects by stage, then longer reference span, test start, squarer span pair -- smaller
+|test length - reference length| --, shorter test span), then by itself; the list is stably
+sorted by (-uncontested matches, chunks, -"certain" matches, -counted matches) and cut to 40.
+A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
+key) once another object with the same test start is in the list with it (checked before the
+sort), or one with the same reference start is in the kept list (after the cut).  Every match
+counts in the fourth key except a contested object with a *square twin*: an object longer than
+one word on both sides with the same test and reference starts.
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  :mod:`.beam` runs the same
@@ -44,10 +47,11 @@ def chunk_count(matches: list[Match]) -> int:
 def options(props: dict) -> list[Match]:
     """Candidate objects (one per proposal) in the search's option order.
 
-    By reference start, then stage, longer reference span, test start, shorter test span.
+    By reference start, then stage, longer reference span, test start, squarer span pair
+    (smaller ``|t_len - r_len|``), shorter test span.
     """
     objs = [(*k, s) for k, stages in props.items() for s in stages]
-    objs.sort(key=lambda o: (o[2], o[4], -o[3], o[0], o[1]))
+    objs.sort(key=lambda o: (o[2], o[4], -o[3], o[0], abs(o[1] - o[3]), o[1]))
     return objs
 
 
@@ -121,6 +125,13 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[int], list[int]]:
 def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     """The walk of the module docstring over the objects (in option order)."""
     by_t, by_r, contest_bit, bit = _rivals(objs)
+    # Contest bits of the objects with a square twin: once contested they stop counting in
+    # the fourth key too (specification 6.1, "square twin").
+    square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
+    twin = 0
+    for k, o in enumerate(objs):
+        if (o[0], o[2]) in square:
+            twin |= contest_bit[k]
     cert = certain(objs, n_test)
     big = n_test >= _BIG
     masks = [frozenset(range(t, t + n)) if big else ((1 << n) - 1) << t for t, n, *_ in objs]
@@ -168,7 +179,8 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                         for x in group:
                             if present & bit[x]:
                                 flagged |= contest_bit[x]
-        new.sort(key=lambda s: _rank(s, flagged))
+        ft = flagged & twin
+        new.sort(key=lambda s: _rank(s, flagged, ft))
         states = new[:beam]
         # Check 2 (the kept list): objects of this reference start kept together.
         if added and len(here) > 1:
@@ -181,7 +193,8 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                 for k in kept:
                     flagged |= contest_bit[k]
                 if flagged != before:
-                    states.sort(key=lambda s: _rank(s, flagged))
+                    ft = flagged & twin
+                    states.sort(key=lambda s: _rank(s, flagged, ft))
     node = states[0][5]
     out = []
     while node is not None:
@@ -190,9 +203,11 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     return sorted(out)
 
 
-def _rank(state: tuple, flagged: int) -> int:
+def _rank(state: tuple, flagged: int, twin_flagged: int) -> int:
     # base already holds chunks, -certain and -matches; the first key (uncontested matches)
-    # is the matches minus the contested ones among them.
+    # is the matches minus the contested ones among them, the fourth the matches minus the
+    # contested ones with a square twin.
     base, bits = state[0], state[1]
     matches = _F - 1 - base % _F
-    return (_F - matches + (bits & flagged).bit_count()) * _F**3 + base
+    first = (_F - matches + (bits & flagged).bit_count()) * _F**3
+    return first + base + (bits & twin_flagged).bit_count()

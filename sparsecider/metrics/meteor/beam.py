@@ -22,8 +22,9 @@ __all__ = ["align_pairs"]
 
 _U1 = np.uint64(1)
 _Z = np.uint64(0)
-# A state's rank: ((128 - uncontested matches) << 24) + base, base = (chunks << 16) +
-# ((255 - certain) << 8) + (255 - matches); taking an object adds a constant to base.
+# A state's rank: ((128 - uncontested matches) << 24) + base + contested matches with a square
+# twin, base = (chunks << 16) + ((255 - certain) << 8) + (255 - matches); taking an object adds
+# a constant to base.
 _BASE0 = (255 << 8) + 255
 _CHUNK = 1 << 16
 _PAIR_SHIFT = 32
@@ -85,8 +86,8 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     if c.pair.size == 0:
         return np.zeros(0, dtype=np.int64)
     # Option order within each pair: reference start, stage, longer reference span, test
-    # start, shorter test span.
-    idx = np.lexsort((c.tl, c.ts, -c.rl, c.stage, c.rs, c.pair))
+    # start, squarer span pair (smaller |t_len - r_len|), shorter test span.
+    idx = np.lexsort((c.tl, np.abs(c.tl - c.rl), c.ts, -c.rl, c.stage, c.rs, c.pair))
     pair = c.pair[idx]
     # How many objects cover each word: a pair where none shares a word keeps them all.
     width = int(max(c.tl.max(), c.rl.max()))
@@ -117,7 +118,8 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
 
 def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per object of ``sel``: its presence bit, its contest bit, and the bits of the other
-    objects with its test start; and which pairs need more than 64 bits."""
+    objects with its test start; which pairs need more than 64 bits; and which objects have a
+    square twin (an object longer than one word on both sides with the same two starts)."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     relevant = np.zeros(sel.size, dtype=bool)
@@ -135,7 +137,10 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     bit = np.where(relevant & (num < 64), _U1 << np.clip(num, 0, 63).astype(np.uint64), _Z)
     cbit = np.where(can, bit, _Z)
     tgm = _group_or(p * 64 + c.ts[sel], bit) ^ bit
-    return bit, cbit, tgm, too_many
+    starts = (p * 64 + c.ts[sel]) * 64 + c.rs[sel]
+    square = (c.tl[sel] > 1) & (c.rl[sel] > 1)
+    twin = can & np.isin(starts, starts[square]) if square.any() else np.zeros(p.size, bool)
+    return bit, cbit, tgm, too_many, twin
 
 
 def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray) -> np.ndarray:
@@ -146,14 +151,14 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     taken by the answer, which is the first kept state that is best once they are added
     (METEOR_BEHAVIOUR.md, appendix N18).
     """
-    bit, cbit, tgm, too_many = _bits(c, sel)
+    bit, cbit, tgm, too_many, twin = _bits(c, sel)
     p_all = c.pair[sel]
     slow = too_many[p_all]
     out = []
     if slow.any():
         out.append(_per_pair(c, sel[slow]))
         sel, bit, cbit, tgm, cert = sel[~slow], bit[~slow], cbit[~slow], tgm[~slow], cert[~slow]
-        p_all, alone = p_all[~slow], alone[~slow]
+        p_all, alone, twin = p_all[~slow], alone[~slow], twin[~slow]
     if sel.size == 0:
         return np.concatenate(out)
     n = c.pair.size
@@ -175,6 +180,11 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     slot_of[pairs] = np.arange(n_slots)
     cand_bits = np.zeros(n_slots, dtype=np.uint64)  # contest bits of each pair's objects
     np.bitwise_or.at(cand_bits, slot_of[p_all], cbit)
+    # contest bits of the objects with a square twin (6.1: once contested, they stop counting
+    # in the fourth key too)
+    twin_bits = np.zeros(n_slots, dtype=np.uint64)
+    if twin.any():
+        np.bitwise_or.at(twin_bits, slot_of[p_all[twin]], cbit[twin])
     flagged = np.zeros(n_slots, dtype=np.uint64)
     # States: slot q holds count[q] states in rows q * BEAM ..., in beam order.
     rows = n_slots * BEAM
@@ -232,7 +242,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
                 f = np.where(hit, (present[bo] & otgm[block] & cand_bits[bq]) | ocbit[block], _Z)
                 fq = np.flatnonzero(_heads(bq))
                 flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
-        keep, pos = _cut(oj, gbase, gbits, flagged[q])
+        keep, pos = _cut(oj, gbase, gbits, flagged[q], twin_bits[q])
         if contest:
             # Check 2 (the kept list): objects of this reference start kept together.
             kq = oj[keep]
@@ -253,7 +263,8 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
                     moved[kq[kheads][two][changed]] = True
                     sub = np.flatnonzero(moved[kq])
                     rows = keep[sub]
-                    again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[gs[kq[sub]]])
+                    g2 = gs[kq[sub]]
+                    again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
                     keep[sub] = rows[again]
         ks, kc = sr[keep], gc[keep]
         kused, kne, knode = sused[ks], sne[ks], snode[ks]
@@ -280,7 +291,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         h = _heads(tq)
         o1, q1 = tail[h], tq[h]
         owner, row = _expand_counts(q1 * BEAM, count[q1])
-        rank = _rank(sbase[row], sbits[row], flagged[q1[owner]])
+        rank = _rank(sbase[row], sbits[row], flagged[q1[owner]], twin_bits[q1[owner]])
         rank += _CHUNK * (start_at[o1[owner]] != (sne[row] & 16383))
         order = np.argsort((owner << _PAIR_SHIFT) + rank, kind="stable")
         best[q1] = row[order[_heads(owner[order])]]
@@ -296,13 +307,15 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
 
-def _cut(group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndarray):
+def _cut(
+    group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndarray, twin: np.ndarray
+):
     """Rows kept (the first BEAM of each group, stably sorted by rank) and their places.
 
     ``group`` is non-decreasing (rows come grouped), so the sorted rows' groups are ``group``
     itself and each row's place is its distance from its group's first row.
     """
-    rank = _rank(base, bits, flagged)
+    rank = _rank(base, bits, flagged, twin)
     order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
     at = np.arange(group.size)
     pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
@@ -310,12 +323,18 @@ def _cut(group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndar
     return order[kept], pos[kept]
 
 
-def _rank(base: np.ndarray, bits: np.ndarray, flagged: np.ndarray) -> np.ndarray:
-    """The full rank: the uncontested matches (the first key) put before ``base``."""
+def _rank(base: np.ndarray, bits: np.ndarray, flagged: np.ndarray, twin: np.ndarray) -> np.ndarray:
+    """The full rank: the uncontested matches (the first key) put before ``base``, and the
+    contested matches with a square twin (``flagged & twin``) taken off the fourth key."""
     val = 255 - (base & 255)  # matches
-    if flagged.any():
-        val = val - np.bitwise_count(bits & flagged).astype(np.int64)
-    return ((128 - val) << 24) + base
+    if not flagged.any():
+        return ((128 - val) << 24) + base
+    val = val - np.bitwise_count(bits & flagged).astype(np.int64)
+    rank = ((128 - val) << 24) + base
+    tf = flagged & twin
+    if tf.any():
+        rank += np.bitwise_count(bits & tf).astype(np.int64)
+    return rank
 
 
 def _per_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
