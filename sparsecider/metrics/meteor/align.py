@@ -144,32 +144,12 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     starts = sorted(by_r)
     for j in starts:
         here = by_r[j]
-        new = []
-        added = 0  # bits of objects taken by some child at this step
-        for st in states:
-            base, bits, used, nxt, end, node = st
-            if nxt > j:
-                new.append(st)
-                continue
-            for k in here:
-                ts, tl, rs, rl, _ = objs[k]
-                if big:
-                    if not used.isdisjoint(masks[k]):
-                        continue
-                    nused = used | masks[k]
-                elif used & masks[k]:
-                    continue
-                else:
-                    nused = used | masks[k]
-                d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
-                new.append((base + d, bits | bit[k], nused, j + rl, (ts + tl, rs + rl), (k, node)))
-                added |= bit[k]
-            new.append((base, bits, used, j + 1, end, node))
+        entries, added = _children(states, here, j, objs, bit, cert, masks, big, beam)
         # Check 1 (the new list, before sorting): objects taken here against the objects of
         # the whole list with the same test start.
         if added:
-            present = 0
-            for st in new:
+            present = added  # the new list's objects: the states' and those taken here
+            for st in states:
                 present |= st[1]
             for k in here:
                 if added & bit[k]:
@@ -180,8 +160,10 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                             if present & bit[x]:
                                 flagged |= contest_bit[x]
         ft = flagged & twin
-        new.sort(key=lambda s: _rank(s, flagged, ft))
-        states = new[:beam]
+        ranked = sorted(
+            (_rank(_key(e, objs, bit), flagged, ft), e[0], e[1], n) for n, e in enumerate(entries)
+        )
+        states = [_build(entries[r[3]], j, objs, bit, masks) for r in ranked[:beam]]
         # Check 2 (the kept list): objects of this reference start kept together.
         if added and len(here) > 1:
             present = 0
@@ -201,6 +183,83 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
         out.append(objs[node[0]])
         node = node[1]
     return sorted(out)
+
+
+def _children(states, here, j, objs, bit, cert, masks, big, beam):
+    """The new list of step ``j`` without building it: entries ``(state index, option index,
+    state, object, rank change, kind)`` (kind 0 carried, 1 child, 2 left unmatched), and the
+    bits of the objects taken.
+
+    A child of an object without a contest bit ranks as its parent plus a change that takes
+    four values (continues the parent's chunk or not, "certain" or not).  Children with the
+    same parent and the same change tie and keep the option order, so only the first
+    ``beam`` of each can survive the cut: the others are never made.  That keeps a step's
+    work at the beam times the options tried, not the options of every state (a long
+    caption repeating a word has thousands of options at one reference position).
+    """
+    plain = ([], [])  # option indices without a contest bit, "certain" ones first
+    special = []  # with a contest bit: every child counts in the checks, so all are made
+    cont: dict[int, list[int]] = {}  # plain options by test start
+    for i, k in enumerate(here):
+        if bit[k]:
+            special.append(i)
+        else:
+            plain[0 if cert[k] else 1].append(i)
+            cont.setdefault(objs[k][0], []).append(i)
+    entries = []
+    added = 0
+    last = len(here)
+    for p, st in enumerate(states):
+        used, end = st[2], st[4]
+        if st[3] > j:
+            entries.append((p, 0, st, -1, 0, 0))
+            continue
+        # The only options continuing the parent's chunk start at the end of its last match.
+        ct = end[0] if end is not None and end[1] == j else -1
+        got = []
+        for i in special:
+            k = here[i]
+            if used.isdisjoint(masks[k]) if big else not used & masks[k]:
+                got.append(i)
+                added |= bit[k]
+        for i in cont.get(ct, ()):
+            k = here[i]
+            if used.isdisjoint(masks[k]) if big else not used & masks[k]:
+                got.append(i)
+        for group in plain:
+            n = 0
+            for i in group:
+                k = here[i]
+                if objs[k][0] != ct and (used.isdisjoint(masks[k]) if big else not used & masks[k]):
+                    got.append(i)
+                    n += 1
+                    if n == beam:
+                        break
+        for i in got:
+            k = here[i]
+            ts, rs = objs[k][0], objs[k][2]
+            d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
+            entries.append((p, i, st, k, d, 1))
+        entries.append((p, last, st, -1, 0, 2))
+    return entries, added
+
+
+def _key(entry, objs, bit) -> tuple:
+    """The (base, bits) of the state an entry stands for (what :func:`_rank` reads)."""
+    st, k, d = entry[2], entry[3], entry[4]
+    return (st[0] + d, st[1] | bit[k]) if entry[5] == 1 else st
+
+
+def _build(entry, j, objs, bit, masks) -> tuple:
+    """The state an entry stands for (only the survivors of the cut are built)."""
+    _, _, st, k, d, kind = entry
+    if kind == 0:
+        return st
+    base, bits, used, _, end, node = st
+    if kind == 2:
+        return (base, bits, used, j + 1, end, node)
+    ts, tl, rs, rl, _ = objs[k]
+    return (base + d, bits | bit[k], used | masks[k], j + rl, (ts + tl, rs + rl), (k, node))
 
 
 def _rank(state: tuple, flagged: int, twin_flagged: int) -> int:
