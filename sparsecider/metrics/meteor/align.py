@@ -144,7 +144,28 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     starts = sorted(by_r)
     for j in starts:
         here = by_r[j]
-        entries, added = _children(states, here, j, objs, bit, cert, masks, big, beam)
+        wide = len(here) > beam
+        if wide:
+            entries, added = _children(states, here, j, objs, bit, cert, masks, big, beam)
+        else:
+            # At most `beam` options: every child is built (cheaper than ranking it unbuilt).
+            new = []
+            added = 0  # bits of objects taken by some child at this step
+            for st in states:
+                base, bits, used, nxt, end, node = st
+                if nxt > j:
+                    new.append(st)
+                    continue
+                for k in here:
+                    if used.isdisjoint(masks[k]) if big else not used & masks[k]:
+                        ts, tl, rs, rl, _ = objs[k]
+                        d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
+                        nused = used | masks[k]
+                        new.append(
+                            (base + d, bits | bit[k], nused, j + rl, (ts + tl, rs + rl), (k, node))
+                        )
+                        added |= bit[k]
+                new.append((base, bits, used, j + 1, end, node))
         # Check 1 (the new list, before sorting): objects taken here against the objects of
         # the whole list with the same test start.
         if added:
@@ -160,10 +181,14 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                             if present & bit[x]:
                                 flagged |= contest_bit[x]
         ft = flagged & twin
-        ranked = sorted(
-            (_rank(_key(e, objs, bit), flagged, ft), e[0], e[1], n) for n, e in enumerate(entries)
-        )
-        states = [_build(entries[r[3]], j, objs, bit, masks) for r in ranked[:beam]]
+        if wide:
+            ranked = sorted(
+                (_rank(_key(e, bit), flagged, ft), e[0], e[1], n) for n, e in enumerate(entries)
+            )
+            states = [_build(entries[r[3]], j, objs, bit, masks) for r in ranked[:beam]]
+        else:
+            new.sort(key=lambda s: _rank(s, flagged, ft))
+            states = new[:beam]
         # Check 2 (the kept list): objects of this reference start kept together.
         if added and len(here) > 1:
             present = 0
@@ -198,7 +223,7 @@ def _children(states, here, j, objs, bit, cert, masks, big, beam):
     caption repeating a word has thousands of options at one reference position).
     """
     plain = ([], [])  # option indices without a contest bit, "certain" ones first
-    special = []  # with a contest bit: every child counts in the checks, so all are made
+    special = []  # with a contest bit: each child counts in the checks, so all are listed
     cont: dict[int, list[int]] = {}  # plain options by test start
     for i, k in enumerate(here):
         if bit[k]:
@@ -244,7 +269,7 @@ def _children(states, here, j, objs, bit, cert, masks, big, beam):
     return entries, added
 
 
-def _key(entry, objs, bit) -> tuple:
+def _key(entry, bit) -> tuple:
     """The (base, bits) of the state an entry stands for (what :func:`_rank` reads)."""
     st, k, d = entry[2], entry[3], entry[4]
     return (st[0] + d, st[1] | bit[k]) if entry[5] == 1 else st
