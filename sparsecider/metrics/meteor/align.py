@@ -146,7 +146,7 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
         here = by_r[j]
         wide = len(here) > beam
         if wide:
-            entries, added = _children(states, here, j, objs, bit, cert, masks, big, beam)
+            added = _taken(states, here, j, bit, masks, big)
         else:
             # At most `beam` options: every child is built (cheaper than ranking it unbuilt).
             new = []
@@ -182,10 +182,7 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                                 flagged |= contest_bit[x]
         ft = flagged & twin
         if wide:
-            ranked = sorted(
-                (_rank(_key(e, bit), flagged, ft), e[0], e[1], n) for n, e in enumerate(entries)
-            )
-            states = [_build(entries[r[3]], j, objs, bit, masks) for r in ranked[:beam]]
+            states = _cut(states, here, j, objs, (bit, cert, masks, big), beam, flagged, ft)
         else:
             new.sort(key=lambda s: _rank(s, flagged, ft))
             states = new[:beam]
@@ -210,81 +207,83 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     return sorted(out)
 
 
-def _children(states, here, j, objs, bit, cert, masks, big, beam):
-    """The new list of step ``j`` without building it: entries ``(state index, option index,
-    state, object, rank change, kind)`` (kind 0 carried, 1 child, 2 left unmatched), and the
-    bits of the objects taken.
-
-    A child of an object without a contest bit ranks as its parent plus a change that takes
-    four values (continues the parent's chunk or not, "certain" or not).  Children with the
-    same parent and the same change tie and keep the option order, so only the first
-    ``beam`` of each can survive the cut: the others are never made.  That keeps a step's
-    work at the beam times the options tried, not the options of every state (a long
-    caption repeating a word has thousands of options at one reference position).
-    """
-    plain = ([], [])  # option indices without a contest bit, "certain" ones first
-    special = []  # with a contest bit: each child counts in the checks, so all are listed
-    cont: dict[int, list[int]] = {}  # plain options by test start
-    for i, k in enumerate(here):
-        if bit[k]:
-            special.append(i)
-        else:
-            plain[0 if cert[k] else 1].append(i)
-            cont.setdefault(objs[k][0], []).append(i)
-    entries = []
+def _taken(states, here, j, bit, masks, big) -> int:
+    """Bits of the objects of ``here`` that some state free at ``j`` can take."""
+    free = [st[2] for st in states if st[3] <= j]
     added = 0
+    for k in here:
+        if bit[k]:
+            for used in free:
+                if used.isdisjoint(masks[k]) if big else not used & masks[k]:
+                    added |= bit[k]
+                    break
+    return added
+
+
+def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
+    """The first ``beam`` states of step ``j``'s sorted new list, without building the list.
+
+    A child ranks as its parent, plus a change fixed by its object: one more match, a new
+    chunk unless it continues the parent's last match, "certain" or not, and, for an object
+    with a contest bit, contested or not and square twin or not (the object is not yet in
+    the parent).  Children of one parent in one such class tie and keep the option order,
+    so only the first ``beam`` of each class can survive the cut; the others are never
+    made.  A step then costs the beam times the options tried, not the options of every
+    state (a long caption repeating a word has thousands of options at one reference
+    position).  The continuing options (those starting where the parent's last match ends)
+    are all tried.
+    """
+    bit, cert, masks, big = tables
+    f3 = _F**3
+    classes: dict[tuple, list[int]] = {}  # option indices by rank change, in option order
+    cont: dict[int, list[int]] = {}  # option indices by test start
+    for i, k in enumerate(here):
+        b = bit[k]
+        classes.setdefault((cert[k], bool(b & flagged), bool(b & ft)), []).append(i)
+        cont.setdefault(objs[k][0], []).append(i)
     last = len(here)
+    ranked = []
     for p, st in enumerate(states):
-        used, end = st[2], st[4]
+        rank = _rank(st, flagged, ft)
         if st[3] > j:
-            entries.append((p, 0, st, -1, 0, 0))
+            ranked.append((rank, p, 0, -1))  # carried: inside a match taken earlier
             continue
-        # The only options continuing the parent's chunk start at the end of its last match.
+        used, end = st[2], st[4]
         ct = end[0] if end is not None and end[1] == j else -1
-        got = []
-        for i in special:
-            k = here[i]
-            if used.isdisjoint(masks[k]) if big else not used & masks[k]:
-                got.append(i)
-                added |= bit[k]
-        for i in cont.get(ct, ()):
-            k = here[i]
-            if used.isdisjoint(masks[k]) if big else not used & masks[k]:
-                got.append(i)
-        for group in plain:
+        got = [i for i in cont.get(ct, ()) if _free(used, masks[here[i]], big)]
+        for group in classes.values():
             n = 0
             for i in group:
                 k = here[i]
-                if objs[k][0] != ct and (used.isdisjoint(masks[k]) if big else not used & masks[k]):
+                if objs[k][0] != ct and _free(used, masks[k], big):
                     got.append(i)
                     n += 1
                     if n == beam:
                         break
         for i in got:
             k = here[i]
-            ts, rs = objs[k][0], objs[k][2]
-            d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
-            entries.append((p, i, st, k, d, 1))
-        entries.append((p, last, st, -1, 0, 2))
-    return entries, added
+            d = _F * _F * (end != (objs[k][0], j)) + (-_F if cert[k] else 0) - 1
+            d += f3 * (bit[k] & flagged != 0) + (bit[k] & ft != 0) - f3
+            ranked.append((rank + d, p, i, k))
+        ranked.append((rank, p, last, -1))  # left unmatched
+    ranked.sort()
+    out = []
+    for _, p, i, k in ranked[:beam]:
+        base, bits, used, _, end, node = st = states[p]
+        if i == last:
+            out.append((base, bits, used, j + 1, end, node))
+        elif k < 0:
+            out.append(st)
+        else:
+            ts, tl, _, rl, _ = objs[k]
+            d = _F * _F * (end != (ts, j)) + (-_F if cert[k] else 0) - 1
+            nused = used | masks[k]
+            out.append((base + d, bits | bit[k], nused, j + rl, (ts + tl, j + rl), (k, node)))
+    return out
 
 
-def _key(entry, bit) -> tuple:
-    """The (base, bits) of the state an entry stands for (what :func:`_rank` reads)."""
-    st, k, d = entry[2], entry[3], entry[4]
-    return (st[0] + d, st[1] | bit[k]) if entry[5] == 1 else st
-
-
-def _build(entry, j, objs, bit, masks) -> tuple:
-    """The state an entry stands for (only the survivors of the cut are built)."""
-    _, _, st, k, d, kind = entry
-    if kind == 0:
-        return st
-    base, bits, used, _, end, node = st
-    if kind == 2:
-        return (base, bits, used, j + 1, end, node)
-    ts, tl, rs, rl, _ = objs[k]
-    return (base + d, bits | bit[k], used | masks[k], j + rl, (ts + tl, rs + rl), (k, node))
+def _free(used, mask, big: bool) -> bool:
+    return used.isdisjoint(mask) if big else not used & mask
 
 
 def _rank(state: tuple, flagged: int, twin_flagged: int) -> int:
