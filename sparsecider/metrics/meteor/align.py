@@ -30,6 +30,8 @@ BEAM = 40
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 _F = 1 << 21  # field width of the packed rank (counts below 2**21 matches)
+_F3 = _F**3
+_NONE: frozenset[int] = frozenset()
 _BIG = 4096  # test length from which used test positions are a frozenset, not an int
 
 
@@ -98,12 +100,13 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     return _search(objs, n_test, beam)
 
 
-def _rivals(objs: list[Match]) -> tuple[dict, dict, list[int], list[int]]:
-    """Objects grouped by test start and by reference start, and the contest bit of each.
+def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
+    """Objects grouped by test start and by reference start, which can be contested, and which
+    are tracked.
 
     Only one-word-to-one-word non-exact objects can be contested; they and the objects that
-    share a test start or a reference start with one of them get a bit (the presence sets of
-    the checks).
+    share a test start or a reference start with one of them are tracked (a state keeps the
+    set of its tracked objects: the presence sets of the checks).
     """
     by_t: dict[int, list[int]] = {}
     by_r: dict[int, list[int]] = {}
@@ -111,46 +114,51 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[int], list[int]]:
         by_t.setdefault(o[0], []).append(k)
         by_r.setdefault(o[2], []).append(k)
     can = [o[4] != EXACT and o[1] == 1 and o[3] == 1 for o in objs]
-    bit = [0] * len(objs)
-    n = 0
+    tracked = [False] * len(objs)
     for group in (*by_t.values(), *by_r.values()):
         if len(group) > 1 and any(can[k] for k in group):
             for k in group:
-                if not bit[k]:
-                    bit[k] = 1 << n
-                    n += 1
-    return by_t, by_r, [b if c else 0 for b, c in zip(bit, can, strict=True)], bit
+                tracked[k] = True
+    return by_t, by_r, can, tracked
 
 
 def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     """The walk of the module docstring over the objects (in option order)."""
-    by_t, by_r, contest_bit, bit = _rivals(objs)
-    # Contest bits of the objects with a square twin: once contested they stop counting in
-    # the fourth key too (specification 6.1, "square twin").
+    by_t, by_r, can, tracked = _rivals(objs)
+    # Contestable objects with a square twin: once contested they stop counting in the fourth
+    # key too (specification 6.1, "square twin").
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
-    twin = 0
-    for k, o in enumerate(objs):
-        if (o[0], o[2]) in square:
-            twin |= contest_bit[k]
+    twin = {k for k, o in enumerate(objs) if can[k] and (o[0], o[2]) in square}
     cert = certain(objs, n_test)
     big = n_test >= _BIG
     masks = [frozenset(range(t, t + n)) if big else ((1 << n) - 1) << t for t, n, *_ in objs]
-    flagged = 0  # bits of the contested objects
-    # A state: (base rank, bits of its objects, used test positions, next free reference
+    # The contested objects, and those of them with a square twin.  Sets of object numbers,
+    # not bit sets: a long caption has tens of thousands of tracked objects, and a state's
+    # set holds only its own (big integers would make every step cost the caption's length).
+    flagged: set[int] = set()
+    ft: set[int] = set()
+
+    def flag(k: int) -> None:
+        if can[k]:
+            flagged.add(k)
+            if k in twin:
+                ft.add(k)
+
+    # A state: (base rank, its tracked objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs
     # (chunks, -certain, -matches); the first key, -uncontested matches, is added at sort time
-    # from the bits (contest marks change during the search).
-    states = [((_F - 1) * _F + _F - 1, 0, frozenset() if big else 0, 0, None, None)]
+    # from the tracked objects (contest marks change during the search).
+    states = [((_F - 1) * _F + _F - 1, _NONE, frozenset() if big else 0, 0, None, None)]
     starts = sorted(by_r)
     for j in starts:
         here = by_r[j]
         wide = len(here) > beam
         if wide:
-            added = _taken(states, here, j, bit, masks, big)
+            added = _taken(states, here, j, tracked, masks, big)
         else:
             # At most `beam` options: every child is built (cheaper than ranking it unbuilt).
             new = []
-            added = 0  # bits of objects taken by some child at this step
+            added = set()  # tracked objects taken by some child at this step
             for st in states:
                 base, bits, used, nxt, end, node = st
                 if nxt > j:
@@ -161,43 +169,43 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                         ts, tl, rs, rl, _ = objs[k]
                         d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
                         nused = used | masks[k]
-                        new.append(
-                            (base + d, bits | bit[k], nused, j + rl, (ts + tl, rs + rl), (k, node))
-                        )
-                        added |= bit[k]
+                        if tracked[k]:
+                            nbits = bits | {k}
+                            added.add(k)
+                        else:
+                            nbits = bits
+                        new.append((base + d, nbits, nused, j + rl, (ts + tl, rs + rl), (k, node)))
                 new.append((base, bits, used, j + 1, end, node))
         # Check 1 (the new list, before sorting): objects taken here against the objects of
         # the whole list with the same test start.
         if added:
-            present = added  # the new list's objects: the states' and those taken here
+            present = set(added)  # the new list's objects: the states' and those taken here
             for st in states:
                 present |= st[1]
             for k in here:
-                if added & bit[k]:
+                if k in added:
                     group = by_t[objs[k][0]]
-                    if len(group) > 1 and any(present & bit[x] for x in group if x != k):
-                        flagged |= contest_bit[k]
+                    if len(group) > 1 and any(x in present for x in group if x != k):
+                        flag(k)
                         for x in group:
-                            if present & bit[x]:
-                                flagged |= contest_bit[x]
-        ft = flagged & twin
+                            if x in present:
+                                flag(x)
         if wide:
-            states = _cut(states, here, j, objs, (bit, cert, masks, big), beam, flagged, ft)
+            states = _cut(states, here, j, objs, (tracked, cert, masks, big), beam, flagged, ft)
         else:
             new.sort(key=lambda s: _rank(s, flagged, ft))
             states = new[:beam]
         # Check 2 (the kept list): objects of this reference start kept together.
         if added and len(here) > 1:
-            present = 0
+            present = set()
             for st in states:
                 present |= st[1]
-            kept = [k for k in here if present & bit[k]]
+            kept = [k for k in here if k in present]
             if len(kept) > 1:
-                before = flagged
+                before = len(flagged)
                 for k in kept:
-                    flagged |= contest_bit[k]
-                if flagged != before:
-                    ft = flagged & twin
+                    flag(k)
+                if len(flagged) != before:
                     states.sort(key=lambda s: _rank(s, flagged, ft))
     node = states[0][5]
     out = []
@@ -207,15 +215,15 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     return sorted(out)
 
 
-def _taken(states, here, j, bit, masks, big) -> int:
-    """Bits of the objects of ``here`` that some state free at ``j`` can take."""
+def _taken(states, here, j, tracked, masks, big) -> set[int]:
+    """Tracked objects of ``here`` that some state free at ``j`` can take."""
     free = [st[2] for st in states if st[3] <= j]
-    added = 0
+    added = set()
     for k in here:
-        if bit[k]:
+        if tracked[k]:
             for used in free:
                 if used.isdisjoint(masks[k]) if big else not used & masks[k]:
-                    added |= bit[k]
+                    added.add(k)
                     break
     return added
 
@@ -224,22 +232,19 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
     """The first ``beam`` states of step ``j``'s sorted new list, without building the list.
 
     A child ranks as its parent, plus a change fixed by its object: one more match, a new
-    chunk unless it continues the parent's last match, "certain" or not, and, for an object
-    with a contest bit, contested or not and square twin or not (the object is not yet in
-    the parent).  Children of one parent in one such class tie and keep the option order,
-    so only the first ``beam`` of each class can survive the cut; the others are never
-    made.  A step then costs the beam times the options tried, not the options of every
-    state (a long caption repeating a word has thousands of options at one reference
-    position).  The continuing options (those starting where the parent's last match ends)
-    are all tried.
+    chunk unless it continues the parent's last match, "certain" or not, contested or not,
+    with a square twin or not (the object is not yet in the parent).  Children of one parent
+    in one such class tie and keep the option order, so only the first ``beam`` of each
+    class can survive the cut; the others are never made.  A step then costs the beam times
+    the options tried, not the options of every state (a long caption repeating a word has
+    thousands of options at one reference position).  The options continuing the parent's
+    last match (starting where it ends) are all tried.
     """
-    bit, cert, masks, big = tables
-    f3 = _F**3
+    tracked, cert, masks, big = tables
     classes: dict[tuple, list[int]] = {}  # option indices by rank change, in option order
     cont: dict[int, list[int]] = {}  # option indices by test start
     for i, k in enumerate(here):
-        b = bit[k]
-        classes.setdefault((cert[k], bool(b & flagged), bool(b & ft)), []).append(i)
+        classes.setdefault((cert[k], k in flagged, k in ft), []).append(i)
         cont.setdefault(objs[k][0], []).append(i)
     last = len(here)
     ranked = []
@@ -263,7 +268,7 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
         for i in got:
             k = here[i]
             d = _F * _F * (end != (objs[k][0], j)) + (-_F if cert[k] else 0) - 1
-            d += f3 * (bit[k] & flagged != 0) + (bit[k] & ft != 0) - f3
+            d += _F3 * (k in flagged) + (k in ft) - _F3
             ranked.append((rank + d, p, i, k))
         ranked.append((rank, p, last, -1))  # left unmatched
     ranked.sort()
@@ -277,8 +282,9 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
         else:
             ts, tl, _, rl, _ = objs[k]
             d = _F * _F * (end != (ts, j)) + (-_F if cert[k] else 0) - 1
+            nbits = bits | {k} if tracked[k] else bits
             nused = used | masks[k]
-            out.append((base + d, bits | bit[k], nused, j + rl, (ts + tl, j + rl), (k, node)))
+            out.append((base + d, nbits, nused, j + rl, (ts + tl, j + rl), (k, node)))
     return out
 
 
@@ -286,11 +292,12 @@ def _free(used, mask, big: bool) -> bool:
     return used.isdisjoint(mask) if big else not used & mask
 
 
-def _rank(state: tuple, flagged: int, twin_flagged: int) -> int:
+def _rank(state: tuple, flagged: set, twin_flagged: set) -> int:
     # base already holds chunks, -certain and -matches; the first key (uncontested matches)
     # is the matches minus the contested ones among them, the fourth the matches minus the
     # contested ones with a square twin.
     base, bits = state[0], state[1]
     matches = _F - 1 - base % _F
-    first = (_F - matches + (bits & flagged).bit_count()) * _F**3
-    return first + base + (bits & twin_flagged).bit_count()
+    if not bits:
+        return (_F - matches) * _F3 + base
+    return (_F - matches + len(bits & flagged)) * _F3 + base + len(bits & twin_flagged)
