@@ -14,8 +14,12 @@ counts in the fourth key except a contested object with a *square twin*: an obje
 one word on both sides with the same test and reference starts.
 
 Only reference positions where some object starts change anything, so only those are walked:
-the cost follows the number of objects, not the captions' length.  :mod:`.beam` runs the same
-search on arrays for many pairs at once.
+the cost follows the number of objects, not the captions' length.  Where more objects than
+the beam start at one position (a long caption repeating a word), the new list is ranked
+without being built and only the states that survive the cut are made (:func:`_cut`), and a
+state keeps the set of its own tracked objects, not a bit set over all of them: a step costs
+the beam times the options tried, so a caption of a megabyte takes time and memory linear in
+its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 """
 
 from __future__ import annotations
@@ -131,7 +135,9 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     twin = {k for k, o in enumerate(objs) if can[k] and (o[0], o[2]) in square}
     cert = certain(objs, n_test)
     big = n_test >= _BIG
-    masks = [frozenset(range(t, t + n)) if big else ((1 << n) - 1) << t for t, n, *_ in objs]
+    # Used test positions: a frozenset for a long test (an int would cost its length per
+    # copy), tested against each object's span as a range (no set per object).
+    masks = [range(t, t + n) if big else ((1 << n) - 1) << t for t, n, *_ in objs]
     # The contested objects, and those of them with a square twin.  Sets of object numbers,
     # not bit sets: a long caption has tens of thousands of tracked objects, and a state's
     # set holds only its own (big integers would make every step cost the caption's length).
@@ -168,7 +174,7 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                     if used.isdisjoint(masks[k]) if big else not used & masks[k]:
                         ts, tl, rs, rl, _ = objs[k]
                         d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
-                        nused = used | masks[k]
+                        nused = used.union(masks[k]) if big else used | masks[k]
                         if tracked[k]:
                             nbits = bits | {k}
                             added.add(k)
@@ -283,7 +289,7 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
             ts, tl, _, rl, _ = objs[k]
             d = _F * _F * (end != (ts, j)) + (-_F if cert[k] else 0) - 1
             nbits = bits | {k} if tracked[k] else bits
-            nused = used | masks[k]
+            nused = used.union(masks[k]) if big else used | masks[k]
             out.append((base + d, nbits, nused, j + rl, (ts + tl, j + rl), (k, node)))
     return out
 
