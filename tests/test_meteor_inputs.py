@@ -14,6 +14,7 @@ import contextlib
 import importlib.machinery
 import io
 import json
+import random
 import re
 import sys
 import warnings
@@ -128,6 +129,20 @@ def test_a_one_megabyte_caption_is_scored(side):
     s = r.statistics[0].tolist()
     assert s[:2] == lengths and s[20:] == [1, 2, 2]  # one chunk, two words matched each side
     assert 0 < r.score < 0.1
+
+
+def test_thousands_of_options_at_one_reference_word_align_as_the_jar():
+    # 5,000 words drawn from a 14-word caption (random.seed(1), after the probe's 100- and
+    # 1,000-word lines): hundreds of candidate matches start at each reference word, far more
+    # than the beam of 40 (the search ranks them without building them).  The jar's
+    # statistics for this exact line, through the pycocoevalcap command (METEOR_BEHAVIOUR.md
+    # section 7: probe_long.py, long_probe.json).
+    rng = random.Random(1)
+    words = "a man riding a horse on a beach with dogs and kids near the sea".split()
+    hyp = [" ".join(rng.choice(words) for _ in range(n)) for n in (100, 1000, 5000)][-1]
+    r = sparsecider.meteor([hyp], [["a man riding a horse on the beach"]], tokenizer="whitespace")
+    jar = [5000, 8, 2366, 4, 4, 4, 4, 4] + [0] * 12 + [4, 8, 8]
+    assert r.statistics[0].tolist() == jar
 
 
 # ---- without the meteor extra -------------------------------------------------------------

@@ -14,8 +14,12 @@ counts in the fourth key except a contested object with a *square twin*: an obje
 one word on both sides with the same test and reference starts.
 
 Only reference positions where some object starts change anything, so only those are walked:
-the cost follows the number of objects, not the captions' length.  :mod:`.beam` runs the same
-search on arrays for many pairs at once.
+the cost follows the number of objects, not the captions' length.  Where more objects than
+the beam start at one position (a long caption repeating a word), the new list is ranked
+without being built and only the states that survive the cut are made (:func:`_cut`), and a
+state keeps the set of its own tracked objects, not a bit set over all of them: a step costs
+the beam times the options tried, so a caption of a megabyte takes time and memory linear in
+its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ BEAM = 40
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 _F = 1 << 21  # field width of the packed rank (counts below 2**21 matches)
+_F3 = _F**3
+_NONE: frozenset[int] = frozenset()
 _BIG = 4096  # test length from which used test positions are a frozenset, not an int
 
 
@@ -98,12 +104,13 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     return _search(objs, n_test, beam)
 
 
-def _rivals(objs: list[Match]) -> tuple[dict, dict, list[int], list[int]]:
-    """Objects grouped by test start and by reference start, and the contest bit of each.
+def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
+    """Objects grouped by test start and by reference start, which can be contested, and which
+    are tracked.
 
     Only one-word-to-one-word non-exact objects can be contested; they and the objects that
-    share a test start or a reference start with one of them get a bit (the presence sets of
-    the checks).
+    share a test start or a reference start with one of them are tracked (a state keeps the
+    set of its tracked objects: the presence sets of the checks).
     """
     by_t: dict[int, list[int]] = {}
     by_r: dict[int, list[int]] = {}
@@ -111,89 +118,100 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[int], list[int]]:
         by_t.setdefault(o[0], []).append(k)
         by_r.setdefault(o[2], []).append(k)
     can = [o[4] != EXACT and o[1] == 1 and o[3] == 1 for o in objs]
-    bit = [0] * len(objs)
-    n = 0
+    tracked = [False] * len(objs)
     for group in (*by_t.values(), *by_r.values()):
         if len(group) > 1 and any(can[k] for k in group):
             for k in group:
-                if not bit[k]:
-                    bit[k] = 1 << n
-                    n += 1
-    return by_t, by_r, [b if c else 0 for b, c in zip(bit, can, strict=True)], bit
+                tracked[k] = True
+    return by_t, by_r, can, tracked
 
 
 def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     """The walk of the module docstring over the objects (in option order)."""
-    by_t, by_r, contest_bit, bit = _rivals(objs)
-    # Contest bits of the objects with a square twin: once contested they stop counting in
-    # the fourth key too (specification 6.1, "square twin").
+    by_t, by_r, can, tracked = _rivals(objs)
+    # Contestable objects with a square twin: once contested they stop counting in the fourth
+    # key too (specification 6.1, "square twin").
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
-    twin = 0
-    for k, o in enumerate(objs):
-        if (o[0], o[2]) in square:
-            twin |= contest_bit[k]
+    twin = {k for k, o in enumerate(objs) if can[k] and (o[0], o[2]) in square}
     cert = certain(objs, n_test)
     big = n_test >= _BIG
-    masks = [frozenset(range(t, t + n)) if big else ((1 << n) - 1) << t for t, n, *_ in objs]
-    flagged = 0  # bits of the contested objects
-    # A state: (base rank, bits of its objects, used test positions, next free reference
+    # Used test positions: a frozenset for a long test (an int would cost its length per
+    # copy), tested against each object's span as a range (no set per object).
+    masks = [range(t, t + n) if big else ((1 << n) - 1) << t for t, n, *_ in objs]
+    # The contested objects, and those of them with a square twin.  Sets of object numbers,
+    # not bit sets: a long caption has tens of thousands of tracked objects, and a state's
+    # set holds only its own (big integers would make every step cost the caption's length).
+    flagged: set[int] = set()
+    ft: set[int] = set()
+
+    def flag(k: int) -> None:
+        if can[k]:
+            flagged.add(k)
+            if k in twin:
+                ft.add(k)
+
+    # A state: (base rank, its tracked objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs
     # (chunks, -certain, -matches); the first key, -uncontested matches, is added at sort time
-    # from the bits (contest marks change during the search).
-    states = [((_F - 1) * _F + _F - 1, 0, frozenset() if big else 0, 0, None, None)]
+    # from the tracked objects (contest marks change during the search).
+    states = [((_F - 1) * _F + _F - 1, _NONE, frozenset() if big else 0, 0, None, None)]
     starts = sorted(by_r)
     for j in starts:
         here = by_r[j]
-        new = []
-        added = 0  # bits of objects taken by some child at this step
-        for st in states:
-            base, bits, used, nxt, end, node = st
-            if nxt > j:
-                new.append(st)
-                continue
-            for k in here:
-                ts, tl, rs, rl, _ = objs[k]
-                if big:
-                    if not used.isdisjoint(masks[k]):
-                        continue
-                    nused = used | masks[k]
-                elif used & masks[k]:
+        wide = len(here) > beam
+        if wide:
+            added = _taken(states, here, j, tracked, masks, big)
+        else:
+            # At most `beam` options: every child is built (cheaper than ranking it unbuilt).
+            new = []
+            added = set()  # tracked objects taken by some child at this step
+            for st in states:
+                base, bits, used, nxt, end, node = st
+                if nxt > j:
+                    new.append(st)
                     continue
-                else:
-                    nused = used | masks[k]
-                d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
-                new.append((base + d, bits | bit[k], nused, j + rl, (ts + tl, rs + rl), (k, node)))
-                added |= bit[k]
-            new.append((base, bits, used, j + 1, end, node))
+                for k in here:
+                    if used.isdisjoint(masks[k]) if big else not used & masks[k]:
+                        ts, tl, rs, rl, _ = objs[k]
+                        d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
+                        nused = used.union(masks[k]) if big else used | masks[k]
+                        if tracked[k]:
+                            nbits = bits | {k}
+                            added.add(k)
+                        else:
+                            nbits = bits
+                        new.append((base + d, nbits, nused, j + rl, (ts + tl, rs + rl), (k, node)))
+                new.append((base, bits, used, j + 1, end, node))
         # Check 1 (the new list, before sorting): objects taken here against the objects of
         # the whole list with the same test start.
         if added:
-            present = 0
-            for st in new:
-                present |= st[1]
-            for k in here:
-                if added & bit[k]:
-                    group = by_t[objs[k][0]]
-                    if len(group) > 1 and any(present & bit[x] for x in group if x != k):
-                        flagged |= contest_bit[k]
-                        for x in group:
-                            if present & bit[x]:
-                                flagged |= contest_bit[x]
-        ft = flagged & twin
-        new.sort(key=lambda s: _rank(s, flagged, ft))
-        states = new[:beam]
-        # Check 2 (the kept list): objects of this reference start kept together.
-        if added and len(here) > 1:
-            present = 0
+            present = set(added)  # the new list's objects: the states' and those taken here
             for st in states:
                 present |= st[1]
-            kept = [k for k in here if present & bit[k]]
+            for k in here:
+                if k in added:
+                    group = by_t[objs[k][0]]
+                    if len(group) > 1 and any(x in present for x in group if x != k):
+                        flag(k)
+                        for x in group:
+                            if x in present:
+                                flag(x)
+        if wide:
+            states = _cut(states, here, j, objs, (tracked, cert, masks, big), beam, flagged, ft)
+        else:
+            new.sort(key=lambda s: _rank(s, flagged, ft))
+            states = new[:beam]
+        # Check 2 (the kept list): objects of this reference start kept together.
+        if added and len(here) > 1:
+            present = set()
+            for st in states:
+                present |= st[1]
+            kept = [k for k in here if k in present]
             if len(kept) > 1:
-                before = flagged
+                before = len(flagged)
                 for k in kept:
-                    flagged |= contest_bit[k]
-                if flagged != before:
-                    ft = flagged & twin
+                    flag(k)
+                if len(flagged) != before:
                     states.sort(key=lambda s: _rank(s, flagged, ft))
     node = states[0][5]
     out = []
@@ -203,11 +221,89 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     return sorted(out)
 
 
-def _rank(state: tuple, flagged: int, twin_flagged: int) -> int:
+def _taken(states, here, j, tracked, masks, big) -> set[int]:
+    """Tracked objects of ``here`` that some state free at ``j`` can take."""
+    free = [st[2] for st in states if st[3] <= j]
+    added = set()
+    for k in here:
+        if tracked[k]:
+            for used in free:
+                if used.isdisjoint(masks[k]) if big else not used & masks[k]:
+                    added.add(k)
+                    break
+    return added
+
+
+def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
+    """The first ``beam`` states of step ``j``'s sorted new list, without building the list.
+
+    A child ranks as its parent, plus a change fixed by its object: one more match, a new
+    chunk unless it continues the parent's last match, "certain" or not, contested or not,
+    with a square twin or not (the object is not yet in the parent).  Children of one parent
+    in one such class tie and keep the option order, so only the first ``beam`` of each
+    class can survive the cut; the others are never made.  A step then costs the beam times
+    the options tried, not the options of every state (a long caption repeating a word has
+    thousands of options at one reference position).  The options continuing the parent's
+    last match (starting where it ends) are all tried.
+    """
+    tracked, cert, masks, big = tables
+    classes: dict[tuple, list[int]] = {}  # option indices by rank change, in option order
+    cont: dict[int, list[int]] = {}  # option indices by test start
+    for i, k in enumerate(here):
+        classes.setdefault((cert[k], k in flagged, k in ft), []).append(i)
+        cont.setdefault(objs[k][0], []).append(i)
+    last = len(here)
+    ranked = []
+    for p, st in enumerate(states):
+        rank = _rank(st, flagged, ft)
+        if st[3] > j:
+            ranked.append((rank, p, 0, -1))  # carried: inside a match taken earlier
+            continue
+        used, end = st[2], st[4]
+        ct = end[0] if end is not None and end[1] == j else -1
+        got = [i for i in cont.get(ct, ()) if _free(used, masks[here[i]], big)]
+        for group in classes.values():
+            n = 0
+            for i in group:
+                k = here[i]
+                if objs[k][0] != ct and _free(used, masks[k], big):
+                    got.append(i)
+                    n += 1
+                    if n == beam:
+                        break
+        for i in got:
+            k = here[i]
+            d = _F * _F * (end != (objs[k][0], j)) + (-_F if cert[k] else 0) - 1
+            d += _F3 * (k in flagged) + (k in ft) - _F3
+            ranked.append((rank + d, p, i, k))
+        ranked.append((rank, p, last, -1))  # left unmatched
+    ranked.sort()
+    out = []
+    for _, p, i, k in ranked[:beam]:
+        base, bits, used, _, end, node = st = states[p]
+        if i == last:
+            out.append((base, bits, used, j + 1, end, node))
+        elif k < 0:
+            out.append(st)
+        else:
+            ts, tl, _, rl, _ = objs[k]
+            d = _F * _F * (end != (ts, j)) + (-_F if cert[k] else 0) - 1
+            nbits = bits | {k} if tracked[k] else bits
+            nused = used.union(masks[k]) if big else used | masks[k]
+            out.append((base + d, nbits, nused, j + rl, (ts + tl, j + rl), (k, node)))
+    return out
+
+
+def _free(used, mask, big: bool) -> bool:
+    return used.isdisjoint(mask) if big else not used & mask
+
+
+def _rank(state: tuple, flagged: set, twin_flagged: set) -> int:
     # base already holds chunks, -certain and -matches; the first key (uncontested matches)
     # is the matches minus the contested ones among them, the fourth the matches minus the
     # contested ones with a square twin.
     base, bits = state[0], state[1]
     matches = _F - 1 - base % _F
-    first = (_F - matches + (bits & flagged).bit_count()) * _F**3
-    return first + base + (bits & twin_flagged).bit_count()
+    if not bits:
+        return (_F - matches) * _F3 + base
+    return (_F - matches + len(bits & flagged)) * _F3 + base + len(bits & twin_flagged)
