@@ -7,7 +7,7 @@ import numpy as np
 from .batch import Candidates, CaptionTable
 from .stats import ALPHA, BETA, DELTA, GAMMA, N_STATS, WEIGHTS, segment_scores
 
-__all__ = ["alignment_statistics", "one_word_bounds", "score_bounds"]
+__all__ = ["alignment_statistics", "multi_word_bounds", "one_word_bounds", "score_bounds"]
 
 
 def alignment_statistics(
@@ -158,4 +158,81 @@ def one_word_bounds(
     most = np.minimum(cover[0], cover[1])
     val = np.where(matches <= most[:, None], (1.0 - pen) * np.nan_to_num(fmean), 0.0)
     out[live] = val.max(axis=1) * (1 + 1e-9)
+    return out
+
+
+def multi_word_bounds(
+    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates, which: np.ndarray
+) -> np.ndarray:
+    """Tighter bounds than :func:`score_bounds` for the pairs ``which`` (sorted) with a
+    candidate longer than one word on some side (others: infinity).
+
+    An alignment matching Mt test and Mr reference words weighs at most the Mt (Mr) heaviest
+    coverable words of a side, and has at least max(1, Mt - Gt, Mr - Gr) chunks: Gt is the
+    number of test boundaries (i, i + 1) that a chunk can run across, namely inside one
+    candidate, or where one candidate ends and another starts right after it on both sides
+    (Gr likewise).  The bound is the best over (Mt, Mr) of the score with those values.
+    """
+    out = np.full(which.size, np.inf)
+    k = np.flatnonzero(np.isin(c.pair, which))
+    slot = np.searchsorted(which, c.pair[k])
+    multi = np.zeros(which.size, dtype=bool)
+    multi[slot[(c.tl[k] > 1) | (c.rl[k] > 1)]] = True
+    keep = multi[slot]
+    k, slot = k[keep], slot[keep]
+    live = np.flatnonzero(multi)
+    if live.size == 0:
+        return out
+    slot = np.searchsorted(live, slot)
+    pairs = which[live]
+    off = tab.off
+    lens = (off[hyp[pairs] + 1] - off[hyp[pairs]], off[ref[pairs] + 1] - off[ref[pairs]])
+    width = int(max(lens[0].max(), lens[1].max()))
+    ts, tl, rs, rl = c.ts[k], c.tl[k], c.rs[k], c.rl[k]
+    w = np.asarray(WEIGHTS)[c.stage[k]]
+    # candidates followed, on both sides at once, by another candidate of the pair
+    span = width + 1
+    joined = np.isin(((slot * span) + ts + tl) * span + rs + rl, ((slot * span) + ts) * span + rs)
+    ratios, cover, glue = [], [], []
+    for start, length, first, n in (
+        (ts, tl, off[hyp[pairs]], lens[0]),
+        (rs, rl, off[ref[pairs]], lens[1]),
+    ):
+        best = np.zeros(live.size * width, dtype=np.float64)
+        glued = np.zeros(live.size * width, dtype=bool)  # boundary after the position
+        glued[(slot * width + start + length - 1)[joined]] = True
+        for d in range(int(length.max())):
+            m = length > d
+            _assign_max(best, (slot * width + start + d)[m], w[m])
+            glued[(slot * width + start + d)[length > d + 1]] = True
+        best = best.reshape(live.size, width)
+        pos = np.minimum(first[:, None] + np.arange(width), tab.func.size - 1)
+        func = tab.func[pos] & (np.arange(width) < n[:, None])
+        weight = np.where(func, best * (1.0 - DELTA), best * DELTA)
+        n_func = func.sum(axis=1)
+        den = DELTA * (n - n_func) + (1.0 - DELTA) * n_func
+        ratios.append(np.cumsum(-np.sort(-weight, axis=1), axis=1) / den[:, None])
+        cover.append(np.count_nonzero(best, axis=1))
+        glue.append(np.count_nonzero(glued.reshape(live.size, width), axis=1))
+    # penalty by (chunks, Mt + Mr), looked up instead of a power per grid cell
+    c_, s_ = np.arange(width + 1.0)[:, None], np.arange(2 * width + 1.0)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        penalty = GAMMA * (2.0 * c_ / s_) ** BETA
+    # pairs in blocks of similar coverable counts: the grid of a block is (Mt, Mr) up to them
+    order = np.argsort(np.maximum(cover[0], cover[1]), kind="stable")
+    for a in range(0, order.size, 128):
+        b = order[a : a + 128]
+        nt, nr = int(cover[0][b].max()), int(cover[1][b].max())
+        mt, mr = np.arange(1, nt + 1)[:, None], np.arange(1, nr + 1)[None, :]
+        p, r = ratios[0][b, :nt][:, :, None], ratios[1][b, :nr][:, None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fmean = 1.0 / (ALPHA / r + (1.0 - ALPHA) / p)
+        chunks = np.maximum(
+            np.maximum(1, mt - glue[0][b][:, None, None]), mr - glue[1][b][:, None, None]
+        )
+        pen = penalty[chunks, mt + mr]
+        pen[(mt == lens[0][b][:, None, None]) & (mr == lens[1][b][:, None, None])] = 0.0
+        ok = (mt <= cover[0][b][:, None, None]) & (mr <= cover[1][b][:, None, None])
+        val = np.where(ok, (1.0 - pen) * fmean, 0.0)
+        out[live[b]] = val.reshape(b.size, -1).max(axis=1) * (1 + 1e-9)
     return out
