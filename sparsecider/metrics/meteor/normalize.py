@@ -139,7 +139,13 @@ def normalize(s: str, prefixes: Prefixes) -> str:
 
 def _full(s: str, prefixes: Prefixes) -> str:
     """Every step of section 2.1, for any caption."""
-    s = s.strip(_JTRIM)
+    s = _steps(s.strip(_JTRIM), prefixes)
+    s = _SPACES.sub(" ", s).strip(_JTRIM)
+    return _RUNS.sub(" ", s)
+
+
+def _steps(s: str, prefixes: Prefixes) -> str:
+    """Section 2.1 from the quotes to lowercasing (spaces not yet collapsed)."""
     s = s.replace("`", "'").replace("\u2018", "'").replace("\u2019", "'")
     s = s.replace("''", '"').replace("\u201c", '"').replace("\u201d", '"')
     s = _SEPARATE.sub(r" \1 ", s)
@@ -154,8 +160,7 @@ def _full(s: str, prefixes: Prefixes) -> str:
     s = s.replace("\u2013", "-")
     s = _periods(s, prefixes)
     s = _lower(s)
-    s = _SPACES.sub(" ", s).strip(_JTRIM)
-    return _RUNS.sub(" ", s)
+    return s
 
 
 def normalize_many(texts: Iterable[str], prefixes: Prefixes) -> list[str]:
@@ -269,19 +274,6 @@ def _full_many(texts: list[str], prefixes: Prefixes) -> list[str]:
     s = "\n".join(texts)
     if s.count("\n") != len(texts) - 1:
         return [_full(t, prefixes) for t in texts]
-    s = s.replace("`", "'").replace("\u2018", "'").replace("\u2019", "'")
-    s = s.replace("''", '"').replace("\u201c", '"').replace("\u201d", '"')
-    s = _SEPARATE.sub(r" \1 ", s)
-    s = _DOTS.sub(r" \1 ", s)
-    s = " " + s + " "
-    for pattern in _COMMAS:
-        s = pattern.sub(r"\1 , \2", s)
-    s = s.replace("--", "-")
-    for pattern, repl in _APOSTROPHES:
-        s = pattern.sub(repl, s)
-    s = _HYPHEN.sub(r"\1 \2", s)
-    s = s.replace("\u2013", "-")
-    s = _periods(s, prefixes)
-    s = _lower(s)
+    s = _steps(s, prefixes)
     s = _RUNS.sub(" ", _SPACES.sub(" ", s))
     return [line.strip(_JTRIM) for line in s.split("\n")]

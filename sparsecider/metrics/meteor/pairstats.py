@@ -64,6 +64,21 @@ def _assign_max(out: np.ndarray, cells: np.ndarray, weights: np.ndarray) -> None
         out[hit] = np.maximum(out[hit], w)
 
 
+def _best_ratios(
+    best: np.ndarray, first: np.ndarray, length: np.ndarray, tab: CaptionTable
+) -> np.ndarray:
+    """Per pair and M, the largest share of one side's weighted length that M matched words can
+    cover: the M heaviest coverable words (best module weight, function words weighted by delta)
+    over the side's weighted length."""
+    width = best.shape[1]
+    pos = np.minimum(first[:, None] + np.arange(width), tab.func.size - 1)
+    func = tab.func[pos] & (np.arange(width) < length[:, None])
+    weight = np.where(func, best * (1.0 - DELTA), best * DELTA)
+    n_func = func.sum(axis=1)
+    den = DELTA * (length - n_func) + (1.0 - DELTA) * n_func
+    return np.cumsum(-np.sort(-weight, axis=1), axis=1) / den[:, None]
+
+
 def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates) -> np.ndarray:
     """Per pair, a segment score no alignment of its candidates can exceed.
 
@@ -136,12 +151,7 @@ def one_word_bounds(
         best = np.zeros(live.size * width, dtype=np.float64)
         _assign_max(best, cell, w)
         best = best.reshape(live.size, width)
-        pos = np.minimum(first[:, None] + np.arange(width), tab.func.size - 1)
-        func = tab.func[pos] & (np.arange(width) < length[:, None])
-        weight = np.where(func, best * (1.0 - DELTA), best * DELTA)
-        n_func = func.sum(axis=1)
-        den = DELTA * (length - n_func) + (1.0 - DELTA) * n_func
-        ratios.append(np.cumsum(-np.sort(-weight, axis=1), axis=1) / den[:, None])
+        ratios.append(_best_ratios(best, first, length, tab))
         cover.append(np.count_nonzero(best, axis=1))
         # 64-bit rows: per position, the positions of the other side it has a candidate with
         mask = np.zeros(live.size * width, dtype=np.uint64)
@@ -206,12 +216,7 @@ def multi_word_bounds(
             _assign_max(best, (slot * width + start + d)[m], w[m])
             glued[(slot * width + start + d)[length > d + 1]] = True
         best = best.reshape(live.size, width)
-        pos = np.minimum(first[:, None] + np.arange(width), tab.func.size - 1)
-        func = tab.func[pos] & (np.arange(width) < n[:, None])
-        weight = np.where(func, best * (1.0 - DELTA), best * DELTA)
-        n_func = func.sum(axis=1)
-        den = DELTA * (n - n_func) + (1.0 - DELTA) * n_func
-        ratios.append(np.cumsum(-np.sort(-weight, axis=1), axis=1) / den[:, None])
+        ratios.append(_best_ratios(best, first, n, tab))
         cover.append(np.count_nonzero(best, axis=1))
         glue.append(np.count_nonzero(glued.reshape(live.size, width), axis=1))
     # penalty by (chunks, Mt + Mr), looked up instead of a power per grid cell
