@@ -116,7 +116,7 @@ def test_line_separators_score_as_the_jar():
 @pytest.mark.parametrize("side", ["candidate", "reference"])
 def test_a_one_megabyte_caption_is_scored(side):
     # 2**19 words, two of which ("a dog") match "a dog runs": counted by hand. The time
-    # it takes against its length: benchmarks/bench_meteor_faces.py
+    # it takes against its length: benchmarks/bench_meteor_long.py
     long = "a dog " + "zq " * (2**19 - 2)
     assert len(long) > 2**20
     short = "a dog runs"
@@ -129,6 +129,41 @@ def test_a_one_megabyte_caption_is_scored(side):
     s = r.statistics[0].tolist()
     assert s[:2] == lengths and s[20:] == [1, 2, 2]  # one chunk, two words matched each side
     assert 0 < r.score < 0.1
+
+
+def test_two_long_captions_too_large_to_align_are_refused_by_name():
+    # 1,500 copies of "a" on both sides: 1,500 x 1,500 = 2,250,000 word pairs with equal stems
+    # (counted by hand), over the 2,000,000 the per-pair search takes; nothing is returned.
+    long = " ".join(["a"] * 1500)
+    with pytest.raises(
+        ValueError,
+        match=r"candidates\[1\] \(1,500 words\) and references\[1\]\[1\] \(1,500 words\) "
+        r"share 2,250,000 word pairs with equal stems, more than .*2,000,000.* Shorten or split",
+    ):
+        sparsecider.meteor(
+            ["a dog", long], [["a dog runs"], ["a cat", long]], tokenizer="whitespace"
+        )
+
+
+def test_two_long_captions_sharing_few_words_are_scored():
+    # 1,500 x 1,500 words, but only "a" and "dog" shared: 2 word pairs (by hand), so scored.
+    cand = "a dog " + "zq " * 1498
+    ref = "a dog " + "qz " * 1498
+    r = sparsecider.meteor([cand], [[ref]], tokenizer="whitespace")
+    s = r.statistics[0].tolist()
+    assert s[:2] == [1500, 1500] and s[20:] == [1, 2, 2]  # one chunk, two words matched each side
+
+
+def test_a_refused_pair_is_named_by_its_index_in_the_input_across_processes():
+    # 1,100 segments in two worker blocks (1,024 + 76); the refused pair is segment 1,050.
+    from sparsecider.metrics.meteor.score import segment_statistics
+
+    long = " ".join(["a"] * 1500)
+    cands = ["a dog"] * 1100
+    refs = [["a dog runs"]] * 1100
+    cands[1050], refs[1050] = long, [long]
+    with pytest.raises(ValueError, match=r"candidates\[1050\] .* references\[1050\]\[0\]"):
+        segment_statistics(cands, refs, n_jobs=2)
 
 
 def test_thousands_of_options_at_one_reference_word_align_as_the_jar():

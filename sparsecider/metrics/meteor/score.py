@@ -16,6 +16,7 @@ code instead (:mod:`.segment`, :mod:`.align`: the same model, linear in the capt
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
 
@@ -34,6 +35,11 @@ __all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
 
 _BATCH_TOKENS = 1 << 18  # tokens per vectorised phrase lookup (bounds its memory)
 _CHUNK = 1024  # segments scored together
+# One-word candidates (word pairs with equal stems) one pair of captions may make.  The
+# per-pair search holds each as a Python object, so this bounds its memory (~0.5 GB) and time
+# (~1 min); normal captions make a few dozen, two 4,000-word copies of one sentence ~1.6 million.
+# The jar itself runs out of memory far earlier (a 20,000-word hypothesis against 8 words).
+MAX_PAIR_CANDIDATES = 2_000_000
 _JTRIM = "".join(chr(i) for i in range(33))
 
 
@@ -159,12 +165,18 @@ def segment_statistics(
     res = load() if resources is None else resources
     if n_jobs > 1 and len(candidates) > _CHUNK:
         return _in_processes(candidates, references, res, n_jobs)
+    return _statistics(candidates, references, res, 0)
+
+
+def _statistics(candidates, references, res: Resources, start: int) -> np.ndarray:
+    """Chunk by chunk; ``start`` is the first segment's index in the caller's input (errors
+    name segments by it)."""
     out = np.zeros((len(candidates), N_STATS), dtype=np.int64)
     words = Words(res)
     # Segments go in chunks, so memory holds one chunk's captions, not the corpus's.
     for lo in range(0, len(candidates), _CHUNK):
         hi = min(lo + _CHUNK, len(candidates))
-        out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res, words)
+        out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res, words, start + lo)
     return out
 
 
@@ -181,7 +193,7 @@ def _in_processes(candidates, references, res: Resources, n_jobs: int) -> np.nda
         parts = pool.map(
             _block,
             [
-                (list(candidates[lo:hi]), [list(r) for r in references[lo:hi]], res.sources)
+                (list(candidates[lo:hi]), [list(r) for r in references[lo:hi]], res.sources, lo)
                 for lo, hi in bounds
             ],
         )
@@ -189,12 +201,16 @@ def _in_processes(candidates, references, res: Resources, n_jobs: int) -> np.nda
 
 
 def _block(task) -> np.ndarray:
-    candidates, references, sources = task
-    return segment_statistics(candidates, references, resources=load(sources))
+    candidates, references, sources, start = task
+    return _statistics(candidates, references, load(sources), start)
 
 
 def _chunk(
-    candidates: Sequence[str], references: Sequence[Sequence[str]], res: Resources, words: Words
+    candidates: Sequence[str],
+    references: Sequence[Sequence[str]],
+    res: Resources,
+    words: Words,
+    start: int,
 ):
     hyps, flat, n_refs = _fields(candidates, references)
     # each distinct raw text normalised once (normalize_many), each distinct normalised text
@@ -216,7 +232,10 @@ def _chunk(
         stats[fp], scores[fp] = _fast_pairs(tab, hyp[fp], ref[fp], seg[fp], res)
     slow = np.flatnonzero(~fast)
     if slow.size:
-        stats[slow] = _slow_pairs(texts, hyp[slow], ref[slow], res)
+        # which reference of its segment each pair is, for errors
+        nth = np.arange(seg.size) - np.repeat(np.cumsum(n_refs) - n_refs, n_refs)
+        where = list(zip((seg[slow] + start).tolist(), nth[slow].tolist(), strict=True))
+        stats[slow] = _slow_pairs(texts, hyp[slow], ref[slow], res, where)
         scores[slow] = segment_scores(stats[slow])
     # Each segment keeps its best reference: the highest score, then the earliest.
     order = np.lexsort((np.arange(seg.size), -scores, seg))
@@ -289,10 +308,17 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
 _FIELDS = ("pair", "ts", "tl", "rs", "rl", "stage")
 
 
-def _slow_pairs(texts: list[str], hyp: np.ndarray, ref: np.ndarray, res: Resources) -> np.ndarray:
-    """Statistics of pairs with long captions, one pair at a time (linear in their length)."""
+def _slow_pairs(
+    texts: list[str], hyp: np.ndarray, ref: np.ndarray, res: Resources, where: list
+) -> np.ndarray:
+    """Statistics of pairs with long captions, one pair at a time (linear in their length).
+
+    ``where`` names each pair as (segment, reference number) for errors.
+    """
     used = sorted(set(hyp.tolist()) | set(ref.tolist()))
     caps = _captions([texts[k] for k in used], res)
+    for (h, r), (i, k) in zip(zip(hyp.tolist(), ref.tolist(), strict=True), where, strict=True):
+        _check_size(caps[texts[h]], caps[texts[r]], i, k)
     vocab = {t for r in set(ref.tolist()) for t in caps[texts[r]].tokens}
     syn = SynonymTypes(vocab, res.lexicon)
     rows = []
@@ -301,6 +327,21 @@ def _slow_pairs(texts: list[str], hyp: np.ndarray, ref: np.ndarray, res: Resourc
         props = pair_candidates(test, other, res.paraphrases.partners, syn)
         rows.append(alignment_stats(test, other, align(props, len(test.tokens))))
     return stats_array(rows)
+
+
+def _check_size(test: Caption, ref: Caption, segment: int, k: int) -> None:
+    """Refuse a pair whose one-word candidates alone exceed :data:`MAX_PAIR_CANDIDATES`."""
+    if len(test.tokens) * len(ref.tokens) <= MAX_PAIR_CANDIDATES:
+        return
+    counts = Counter(ref.stems)
+    n = sum(counts.get(st, 0) for st in test.stems)
+    if n > MAX_PAIR_CANDIDATES:
+        raise ValueError(
+            f"candidates[{segment}] ({len(test.tokens):,} words) and references[{segment}][{k}] "
+            f"({len(ref.tokens):,} words) share {n:,} word pairs with equal stems, more than "
+            f"METEOR's alignment is scored for here ({MAX_PAIR_CANDIDATES:,}: memory and time grow "
+            "with them; the jar runs out of memory long before). Shorten or split these captions."
+        )
 
 
 def meteor_scores(
