@@ -113,6 +113,29 @@ def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candida
     return segment_scores(s) * (1 + 1e-9)
 
 
+def _pairs_of(
+    tab: CaptionTable, hyp, ref, c: Candidates, which: np.ndarray, *, multi_word: bool
+) -> tuple | None:
+    """The pairs of ``which`` (sorted) that have a candidate longer than one word on some side
+    (``multi_word``) or that have candidates and none such: their candidate rows ``k``, each
+    row's slot among them, their places in ``which``, the pairs, their two caption lengths and
+    the longest caption (None when no pair qualifies)."""
+    k = np.flatnonzero(np.isin(c.pair, which))
+    slot = np.searchsorted(which, c.pair[k])
+    multi = np.zeros(which.size, dtype=bool)
+    multi[slot[(c.tl[k] > 1) | (c.rl[k] > 1)]] = True
+    keep = multi[slot] == multi_word
+    k, slot = k[keep], slot[keep]
+    live = np.flatnonzero((multi == multi_word) & (np.bincount(slot, minlength=which.size) > 0))
+    if live.size == 0:
+        return None
+    pairs = which[live]
+    off = tab.off
+    lens = (off[hyp[pairs] + 1] - off[hyp[pairs]], off[ref[pairs] + 1] - off[ref[pairs]])
+    width = int(max(lens[0].max(), lens[1].max()))
+    return k, np.searchsorted(live, slot), live, pairs, lens, width
+
+
 def one_word_bounds(
     tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates, which: np.ndarray
 ) -> np.ndarray:
@@ -127,20 +150,11 @@ def one_word_bounds(
     best over M of the score with those values; no fragmentation only when M is both lengths.
     """
     out = np.full(which.size, np.inf)
-    k = np.flatnonzero(np.isin(c.pair, which))
-    slot = np.searchsorted(which, c.pair[k])
-    multi = np.zeros(which.size, dtype=bool)
-    multi[slot[(c.tl[k] > 1) | (c.rl[k] > 1)]] = True
-    keep = ~multi[slot]
-    k, slot = k[keep], slot[keep]
-    live = np.flatnonzero(~multi & (np.bincount(slot, minlength=which.size) > 0))
-    if live.size == 0:
+    got = _pairs_of(tab, hyp, ref, c, which, multi_word=False)
+    if got is None:
         return out
-    slot = np.searchsorted(live, slot)
-    pairs = which[live]
+    k, slot, live, pairs, lens, width = got
     off = tab.off
-    lens = (off[hyp[pairs] + 1] - off[hyp[pairs]], off[ref[pairs] + 1] - off[ref[pairs]])
-    width = int(max(lens[0].max(), lens[1].max()))
     w = np.asarray(WEIGHTS)[c.stage[k]]
     ratios, masks, cover = [], [], []
     for start, other, first, length in (
@@ -184,20 +198,11 @@ def multi_word_bounds(
     (Gr likewise).  The bound is the best over (Mt, Mr) of the score with those values.
     """
     out = np.full(which.size, np.inf)
-    k = np.flatnonzero(np.isin(c.pair, which))
-    slot = np.searchsorted(which, c.pair[k])
-    multi = np.zeros(which.size, dtype=bool)
-    multi[slot[(c.tl[k] > 1) | (c.rl[k] > 1)]] = True
-    keep = multi[slot]
-    k, slot = k[keep], slot[keep]
-    live = np.flatnonzero(multi)
-    if live.size == 0:
+    got = _pairs_of(tab, hyp, ref, c, which, multi_word=True)
+    if got is None:
         return out
-    slot = np.searchsorted(live, slot)
-    pairs = which[live]
+    k, slot, live, pairs, lens, width = got
     off = tab.off
-    lens = (off[hyp[pairs] + 1] - off[hyp[pairs]], off[ref[pairs] + 1] - off[ref[pairs]])
-    width = int(max(lens[0].max(), lens[1].max()))
     ts, tl, rs, rl = c.ts[k], c.tl[k], c.rs[k], c.rl[k]
     w = np.asarray(WEIGHTS)[c.stage[k]]
     # candidates followed, on both sides at once, by another candidate of the pair
