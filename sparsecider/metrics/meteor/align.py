@@ -171,9 +171,9 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                     new.append(st)
                     continue
                 for k in here:
-                    if used.isdisjoint(masks[k]) if big else not used & masks[k]:
+                    if _free(used, masks[k], big):
                         ts, tl, rs, rl, _ = objs[k]
-                        d = _F * _F * (end != (ts, rs)) + (-_F if cert[k] else 0) - 1
+                        d = _child(end, ts, rs, cert[k])
                         nused = used.union(masks[k]) if big else used | masks[k]
                         if tracked[k]:
                             nbits = bits | {k}
@@ -228,7 +228,7 @@ def _taken(states, here, j, tracked, masks, big) -> set[int]:
     for k in here:
         if tracked[k]:
             for used in free:
-                if used.isdisjoint(masks[k]) if big else not used & masks[k]:
+                if _free(used, masks[k], big):
                     added.add(k)
                     break
     return added
@@ -273,7 +273,7 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
                         break
         for i in got:
             k = here[i]
-            d = _F * _F * (end != (objs[k][0], j)) + (-_F if cert[k] else 0) - 1
+            d = _child(end, objs[k][0], j, cert[k])
             d += _F3 * (k in flagged) + (k in ft) - _F3
             ranked.append((rank + d, p, i, k))
         ranked.append((rank, p, last, -1))  # left unmatched
@@ -287,7 +287,7 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
             out.append(st)
         else:
             ts, tl, _, rl, _ = objs[k]
-            d = _F * _F * (end != (ts, j)) + (-_F if cert[k] else 0) - 1
+            d = _child(end, ts, j, cert[k])
             nbits = bits | {k} if tracked[k] else bits
             nused = used.union(masks[k]) if big else used | masks[k]
             out.append((base + d, nbits, nused, j + rl, (ts + tl, j + rl), (k, node)))
@@ -296,6 +296,12 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
 
 def _free(used, mask, big: bool) -> bool:
     return used.isdisjoint(mask) if big else not used & mask
+
+
+def _child(end, ts: int, rs: int, certain: bool) -> int:
+    """A child's change of the packed base rank: a new chunk unless the match starts where its
+    parent's last one ended, one "certain" more if it is, one match more."""
+    return _F * _F * (end != (ts, rs)) + (-_F if certain else 0) - 1
 
 
 def _rank(state: tuple, flagged: set, twin_flagged: set) -> int:
