@@ -308,8 +308,14 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
     a_all, b_all = tab.tok[ti], tab.tok[rj]
     target = np.zeros(tab.n_types, dtype=bool)
     target[tab.syn_keys % tab.n_types] = True
-    ts_ = np.flatnonzero(tab.partner_bits[a_all] != 0)
-    rs_ = np.flatnonzero(target[b_all])
+    # Per caption, the bits of its words that are some word's synonym, and its words' synonym
+    # bits: a test word whose synonym bits miss every bit of the reference (or a reference
+    # word whose bit no test word's synonym bits hold) has no synonym candidate in the pair.
+    bit = np.uint64(1) << _type_bit(tab.tok)
+    ref_bits = _caption_or(tab, np.where(target[tab.tok], bit, np.uint64(0)))
+    hyp_bits = _caption_or(tab, tab.partner_bits[tab.tok])
+    ts_ = np.flatnonzero(tab.partner_bits[a_all] & ref_bits[ref][pt])
+    rs_ = np.flatnonzero(target[b_all] & ((hyp_bits[hyp][pr] & bit[rj]) != 0))
     ms = np.bincount(pt[ts_], minlength=hyp.size)
     ns = np.bincount(pr[rs_], minlength=ref.size)
     p, k = _expand(np.zeros(hyp.size, np.int64), ms * ns)
@@ -332,6 +338,15 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
         ones,
         np.r_[np.where(exact, EXACT, STEM), np.full(tt.size, SYNONYM, np.int64)],
     )
+
+
+def _caption_or(tab: CaptionTable, values: np.ndarray) -> np.ndarray:
+    """Per caption, the OR of ``values`` (one per token) over its tokens (0 if it has none)."""
+    out = np.zeros(tab.off.size - 1, dtype=np.uint64)
+    full = np.flatnonzero(np.diff(tab.off))
+    if full.size:
+        out[full] = np.bitwise_or.reduceat(values, tab.off[full])
+    return out
 
 
 def _phrase_bit(pids: np.ndarray) -> np.ndarray:
