@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import repeat
 
 import numpy as np
+import scipy.sparse as sp
 
 from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
 from .resources import Resources
@@ -226,17 +227,22 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
 
 
 def _synonym_pairs(types: np.ndarray, synsets: np.ndarray, n_types: int) -> np.ndarray:
-    """Sorted unique ``a * n_types + b``, a != b, for types sharing a synset."""
+    """Sorted unique ``a * n_types + b``, a != b, for types sharing a synset.
+
+    The (type, synset) incidence matrix times its transpose: scipy's sparse product joins and
+    de-duplicates in C (a word pair sharing k synsets is k joins, summed into one entry).
+    """
     if types.size == 0:
         return np.zeros(0, dtype=np.int64)
-    order = np.argsort(synsets, kind="stable")
-    t, s = types[order], synsets[order]
-    start = np.searchsorted(s, s, side="left")
-    size = np.searchsorted(s, s, side="right") - start
-    row, col = _expand(start, size)
-    a, b = t[row], t[col]
-    keys = a * n_types + b
-    return np.unique(keys[a != b])
+    m = sp.csr_matrix(
+        (np.ones(types.size, dtype=np.int32), (types, synsets)),
+        shape=(n_types, int(synsets.max()) + 1),
+    )
+    g = m @ m.T.tocsr()
+    g.sort_indices()
+    a = np.repeat(np.arange(n_types, dtype=np.int64), np.diff(g.indptr))
+    b = g.indices.astype(np.int64)
+    return (a * n_types + b)[a != b]
 
 
 def _expand(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
