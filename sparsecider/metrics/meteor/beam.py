@@ -204,38 +204,60 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     walk = sel[~tail]
     by_rs = walk[np.argsort(c.rs[walk], kind="stable")]  # by position, then pair, option order
     rs_sorted = c.rs[by_rs]
+    # The walk's (position, pair) groups, made once: the objects of a pair at one position are
+    # consecutive in by_rs.  Per object of by_rs, what a step reads of it.
+    w_slot = slot_of[c.pair[by_rs]]
+    g_first = np.flatnonzero(_heads(rs_sorted * n_slots + w_slot))
+    g_n = np.diff(g_first, append=by_rs.size)
+    g_slot = w_slot[g_first]
+    g_edges = np.searchsorted(rs_sorted[g_first], np.arange(int(rs_sorted[-1]) + 2)).tolist()
     edges = np.searchsorted(rs_sorted, np.arange(int(rs_sorted[-1]) + 2)).tolist()
+    # one dummy object at the end: a row that takes nothing points there
+    w_tmask = np.r_[tmask[by_rs], _Z]
+    w_dkey = np.r_[dkey[by_rs], 0]
+    w_start = np.r_[start_at[by_rs], 0]
     for j in range(int(rs_sorted[-1]) + 1):
         lo, hi = edges[j], edges[j + 1]
         if lo == hi:
             continue
         block = by_rs[lo:hi]
-        bq = slot_of[c.pair[block]]
-        a_first = np.flatnonzero(_heads(bq))
-        a_n = np.diff(a_first, append=bq.size)
-        gs = bq[a_first]
-        # Each state: each object (option order) if free here, then the state itself.
+        g0, g1 = g_edges[j], g_edges[j + 1]
+        gs = g_slot[g0:g1]
+        a_n = g_n[g0:g1]
+        # Each state: each object (option order) if free here, then the state itself.  Rows
+        # of a state are consecutive: state i of the step, option k (k == a_n: itself).
         owner, row = _expand_counts(gs * BEAM, count[gs])
-        srow, k = _expand_counts(np.zeros(row.size, dtype=np.int64), a_n[owner] + 1)
+        per = a_n[owner] + 1
+        srow = np.repeat(np.arange(owner.size), per)
+        first = np.cumsum(per) - per
+        k = np.arange(srow.size) - np.repeat(first, per)
+        is_take = np.ones(srow.size, dtype=bool)
+        is_take[first + per - 1] = False
+        obj = np.repeat(g_first[g0:g1][owner], per) + k  # index into by_rs (dummy: itself)
+        obj[~is_take] = by_rs.size
+        ok = np.repeat(((sne[row] >> 14) <= j), per) & (
+            (np.repeat(sused[row], per) & w_tmask[obj]) == 0
+        )
+        ok |= ~is_take
+        keep_rows = np.flatnonzero(ok)
+        srow, obj, is_take = srow[keep_rows], obj[keep_rows], is_take[keep_rows]
         oj = owner[srow]
         sr = row[srow]
-        is_take = k < a_n[oj]
-        gc = block[np.minimum(a_first[oj] + k, hi - lo - 1)]
-        ok = ~is_take | (((sne[sr] >> 14) <= j) & ((sused[sr] & tmask[gc]) == 0))
-        oj, sr, gc, is_take = oj[ok], sr[ok], gc[ok], is_take[ok]
         # Only what ranks the new list is gathered for every row; the rest for kept rows.
         gbase, gbits = sbase[sr], sbits[sr]
         t = np.flatnonzero(is_take)
-        tc = gc[t]
-        gbase[t] += dkey[tc] + _CHUNK * (start_at[tc] != (sne[sr[t]] & 16383))
+        tc = obj[t]
+        gbase[t] += w_dkey[tc] + _CHUNK * (w_start[tc] != (sne[sr[t]] & 16383))
         q = gs[oj]
         contest = bool(obit[block].any())
         if contest:
-            gbits[t] |= obit[tc]
+            tg = by_rs[tc]
+            bq = slot_of[c.pair[block]]
+            gbits[t] |= obit[tg]
             # Check 1 (the new list, before sorting): an object taken here and another
             # object with the same test start anywhere in the list contest each other.
             present = np.bitwise_or.reduceat(gbits, np.flatnonzero(_heads(oj)))
-            added = _or_by(oj[t], obit[tc], gs.size)
+            added = _or_by(oj[t], obit[tg], gs.size)
             bo = np.searchsorted(gs, bq)  # each block object's group
             hit = ((added[bo] & obit[block]) != 0) & ((present[bo] & otgm[block]) != 0)
             if hit.any():
@@ -266,11 +288,12 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
                     g2 = gs[kq[sub]]
                     again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
                     keep[sub] = rows[again]
-        ks, kc = sr[keep], gc[keep]
+        ks = sr[keep]
         kused, kne, knode = sused[ks], sne[ks], snode[ks]
         tpos = np.flatnonzero(is_take[keep])
-        c2 = kc[tpos]
-        kused[tpos] |= tmask[c2]
+        c1 = obj[keep[tpos]]
+        c2 = by_rs[c1]
+        kused[tpos] |= w_tmask[c1]
         kne[tpos] = ((j + c.rl[c2]) << 14) + end_at[c2]
         # New nodes for the kept children.
         node_c.append(c2)
@@ -319,7 +342,7 @@ def _cut(
     order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
     at = np.arange(group.size)
     pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
-    kept = pos < BEAM
+    kept = np.flatnonzero(pos < BEAM)
     return order[kept], pos[kept]
 
 
