@@ -87,7 +87,9 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     # Option order within each pair: reference start, stage, longer reference span, test
     # start, squarer span pair (smaller |t_len - r_len|), shorter test span.
-    idx = np.lexsort((c.tl, np.abs(c.tl - c.rl), c.ts, -c.rl, c.stage, c.rs, c.pair))
+    # (spans of at most 7 words, as the candidates' sort key assumes: one packed key)
+    key = ((c.pair * 64 + c.rs) * 4 + c.stage) * 8 + 7 - c.rl
+    idx = np.argsort(((key * 64 + c.ts) * 8 + np.abs(c.tl - c.rl)) * 8 + c.tl, kind="stable")
     pair = c.pair[idx]
     # How many objects cover each word: a pair where none shares a word keeps them all.
     width = int(max(c.tl.max(), c.rl.max()))
@@ -113,7 +115,7 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         cert = touch_t[last] <= 1
         chosen.append(_search(c, sel, cert, alone[sel]))
     out = np.concatenate(chosen)
-    return out[np.lexsort((c.ts[out], c.pair[out]))]
+    return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]
 
 
 def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -139,7 +141,10 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     tgm = _group_or(p * 64 + c.ts[sel], bit) ^ bit
     starts = (p * 64 + c.ts[sel]) * 64 + c.rs[sel]
     square = (c.tl[sel] > 1) & (c.rl[sel] > 1)
-    twin = can & np.isin(starts, starts[square]) if square.any() else np.zeros(p.size, bool)
+    twin = np.zeros(p.size, dtype=bool)
+    if square.any():
+        who = np.flatnonzero(can)
+        twin[who] = np.isin(starts[who], starts[square])
     return bit, cbit, tgm, too_many, twin
 
 
