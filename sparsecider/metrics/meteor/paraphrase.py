@@ -332,5 +332,5 @@ class ParaphraseIndex:
         starts = np.concatenate(starts_all)
         lengths = np.concatenate(lens_all)
         pids = np.concatenate(pids_all)
-        order = np.lexsort((lengths, starts))
+        order = np.argsort(starts * (MAX_PHRASE + 1) + lengths, kind="stable")
         return starts[order], lengths[order], pids[order]
