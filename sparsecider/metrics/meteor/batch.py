@@ -192,7 +192,7 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     # Split every caption at once (normalised text: single spaces, no empty token).
     lens = np.fromiter(map(str.count, texts, repeat(" ")), np.int64, len(texts)) + 1
     lens[np.fromiter(map(len, texts), np.int64, len(texts)) == 0] = 0
-    flat = " ".join(t for t in texts if t).split(" ") if lens.any() else []
+    flat = " ".join(filter(None, texts)).split(" ") if lens.any() else []
     tok = words.encode(flat)
     off = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lens, out=off[1:])
