@@ -283,7 +283,7 @@ def candidates_of_pairs(
     ``seg[p]`` is the segment of pair p: the pairs of a segment are consecutive and share
     their hypothesis.  Every caption must have at most :data:`MAX_FAST` tokens.
     """
-    one = _one_word(tab, hyp, ref)
+    one = _one_word(tab, hyp, ref, seg)
     parts = [one, *_paraphrase(tab, hyp, ref, seg, res)]
     pair, ts, tl, rs, rl, stage = (np.concatenate([part[c] for part in parts]) for c in range(6))
     key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
@@ -293,11 +293,12 @@ def candidates_of_pairs(
     )
 
 
-def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
+def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray) -> tuple:
     """Exact, stem and synonym candidates of the pairs, one row per proposal.
 
-    Exact and stem candidates join each pair's test and reference words on their stem (equal
-    words have equal stems); synonym candidates come from every (test word, reference word) of
+    Exact and stem candidates join each segment's test words with the words of its references
+    on their stem (equal words have equal stems; the pairs of a segment are consecutive and
+    share their hypothesis); synonym candidates come from every (test word, reference word) of
     a pair, among the test words with a synonym in the chunk and the reference words that are
     some word's synonym only.
     """
@@ -307,8 +308,14 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
     ti = off[hyp][pt] + i_all
     rj = off[ref][pr] + j_all
     n_stems = int(tab.stem.max()) + 1 if tab.stem.size else 1
-    li, ri = _join(pt * n_stems + tab.stem[ti], pr * n_stems + tab.stem[rj])
-    exact = tab.tok[ti[li]] == tab.tok[rj[ri]]
+    new_seg = np.r_[True, seg[1:] != seg[:-1]]
+    s_hyp = hyp[new_seg]
+    sh, si = _expand(np.zeros(s_hyp.size, np.int64), off[s_hyp + 1] - off[s_hyp])
+    sti = off[s_hyp][sh] + si
+    li, ri = _join(
+        sh * n_stems + tab.stem[sti], (np.cumsum(new_seg) - 1)[pr] * n_stems + tab.stem[rj]
+    )
+    exact = tab.tok[sti[li]] == tab.tok[rj[ri]]
     # Synonyms: a's synonym bit set holds b's bit for every synonym b (most pairs fail there);
     # then the exact check.
     a_all, b_all = tab.tok[ti], tab.tok[rj]
@@ -337,8 +344,8 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
     tt, rr = tt[syn], rr[syn]
     ones = np.ones(li.size + tt.size, np.int64)
     return (
-        np.r_[pt[li], pt[tt]],
-        np.r_[i_all[li], i_all[tt]],
+        np.r_[pr[ri], pt[tt]],
+        np.r_[si[li], i_all[tt]],
         ones,
         np.r_[j_all[ri], j_all[rr]],
         ones,
