@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import repeat
 
 import numpy as np
+import scipy.sparse as sp
 
 from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
 from .resources import Resources
@@ -191,7 +192,7 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     # Split every caption at once (normalised text: single spaces, no empty token).
     lens = np.fromiter(map(str.count, texts, repeat(" ")), np.int64, len(texts)) + 1
     lens[np.fromiter(map(len, texts), np.int64, len(texts)) == 0] = 0
-    flat = " ".join(t for t in texts if t).split(" ") if lens.any() else []
+    flat = " ".join(filter(None, texts)).split(" ") if lens.any() else []
     tok = words.encode(flat)
     off = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lens, out=off[1:])
@@ -226,17 +227,22 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
 
 
 def _synonym_pairs(types: np.ndarray, synsets: np.ndarray, n_types: int) -> np.ndarray:
-    """Sorted unique ``a * n_types + b``, a != b, for types sharing a synset."""
+    """Sorted unique ``a * n_types + b``, a != b, for types sharing a synset.
+
+    The (type, synset) incidence matrix times its transpose: scipy's sparse product joins and
+    de-duplicates in C (a word pair sharing k synsets is k joins, summed into one entry).
+    """
     if types.size == 0:
         return np.zeros(0, dtype=np.int64)
-    order = np.argsort(synsets, kind="stable")
-    t, s = types[order], synsets[order]
-    start = np.searchsorted(s, s, side="left")
-    size = np.searchsorted(s, s, side="right") - start
-    row, col = _expand(start, size)
-    a, b = t[row], t[col]
-    keys = a * n_types + b
-    return np.unique(keys[a != b])
+    m = sp.csr_matrix(
+        (np.ones(types.size, dtype=np.int32), (types, synsets)),
+        shape=(n_types, int(synsets.max()) + 1),
+    )
+    g = m @ m.T.tocsr()
+    g.sort_indices()
+    a = np.repeat(np.arange(n_types, dtype=np.int64), np.diff(g.indptr))
+    b = g.indices.astype(np.int64)
+    return (a * n_types + b)[a != b]
 
 
 def _expand(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -277,7 +283,7 @@ def candidates_of_pairs(
     ``seg[p]`` is the segment of pair p: the pairs of a segment are consecutive and share
     their hypothesis.  Every caption must have at most :data:`MAX_FAST` tokens.
     """
-    one = _one_word(tab, hyp, ref)
+    one = _one_word(tab, hyp, ref, seg)
     parts = [one, *_paraphrase(tab, hyp, ref, seg, res)]
     pair, ts, tl, rs, rl, stage = (np.concatenate([part[c] for part in parts]) for c in range(6))
     key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
@@ -287,11 +293,12 @@ def candidates_of_pairs(
     )
 
 
-def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
+def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray) -> tuple:
     """Exact, stem and synonym candidates of the pairs, one row per proposal.
 
-    Exact and stem candidates join each pair's test and reference words on their stem (equal
-    words have equal stems); synonym candidates come from every (test word, reference word) of
+    Exact and stem candidates join each segment's test words with the words of its references
+    on their stem (equal words have equal stems; the pairs of a segment are consecutive and
+    share their hypothesis); synonym candidates come from every (test word, reference word) of
     a pair, among the test words with a synonym in the chunk and the reference words that are
     some word's synonym only.
     """
@@ -301,15 +308,27 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
     ti = off[hyp][pt] + i_all
     rj = off[ref][pr] + j_all
     n_stems = int(tab.stem.max()) + 1 if tab.stem.size else 1
-    li, ri = _join(pt * n_stems + tab.stem[ti], pr * n_stems + tab.stem[rj])
-    exact = tab.tok[ti[li]] == tab.tok[rj[ri]]
+    new_seg = np.r_[True, seg[1:] != seg[:-1]]
+    s_hyp = hyp[new_seg]
+    sh, si = _expand(np.zeros(s_hyp.size, np.int64), off[s_hyp + 1] - off[s_hyp])
+    sti = off[s_hyp][sh] + si
+    li, ri = _join(
+        sh * n_stems + tab.stem[sti], (np.cumsum(new_seg) - 1)[pr] * n_stems + tab.stem[rj]
+    )
+    exact = tab.tok[sti[li]] == tab.tok[rj[ri]]
     # Synonyms: a's synonym bit set holds b's bit for every synonym b (most pairs fail there);
     # then the exact check.
     a_all, b_all = tab.tok[ti], tab.tok[rj]
     target = np.zeros(tab.n_types, dtype=bool)
     target[tab.syn_keys % tab.n_types] = True
-    ts_ = np.flatnonzero(tab.partner_bits[a_all] != 0)
-    rs_ = np.flatnonzero(target[b_all])
+    # Per caption, the bits of its words that are some word's synonym, and its words' synonym
+    # bits: a test word whose synonym bits miss every bit of the reference (or a reference
+    # word whose bit no test word's synonym bits hold) has no synonym candidate in the pair.
+    bit = np.uint64(1) << _type_bit(tab.tok)
+    ref_bits = _caption_or(tab, np.where(target[tab.tok], bit, np.uint64(0)))
+    hyp_bits = _caption_or(tab, tab.partner_bits[tab.tok])
+    ts_ = np.flatnonzero(tab.partner_bits[a_all] & ref_bits[ref][pt])
+    rs_ = np.flatnonzero(target[b_all] & ((hyp_bits[hyp][pr] & bit[rj]) != 0))
     ms = np.bincount(pt[ts_], minlength=hyp.size)
     ns = np.bincount(pr[rs_], minlength=ref.size)
     p, k = _expand(np.zeros(hyp.size, np.int64), ms * ns)
@@ -325,13 +344,22 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray) -> tuple:
     tt, rr = tt[syn], rr[syn]
     ones = np.ones(li.size + tt.size, np.int64)
     return (
-        np.r_[pt[li], pt[tt]],
-        np.r_[i_all[li], i_all[tt]],
+        np.r_[pr[ri], pt[tt]],
+        np.r_[si[li], i_all[tt]],
         ones,
         np.r_[j_all[ri], j_all[rr]],
         ones,
         np.r_[np.where(exact, EXACT, STEM), np.full(tt.size, SYNONYM, np.int64)],
     )
+
+
+def _caption_or(tab: CaptionTable, values: np.ndarray) -> np.ndarray:
+    """Per caption, the OR of ``values`` (one per token) over its tokens (0 if it has none)."""
+    out = np.zeros(tab.off.size - 1, dtype=np.uint64)
+    full = np.flatnonzero(np.diff(tab.off))
+    if full.size:
+        out[full] = np.bitwise_or.reduceat(values, tab.off[full])
+    return out
 
 
 def _phrase_bit(pids: np.ndarray) -> np.ndarray:

@@ -87,7 +87,9 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     # Option order within each pair: reference start, stage, longer reference span, test
     # start, squarer span pair (smaller |t_len - r_len|), shorter test span.
-    idx = np.lexsort((c.tl, np.abs(c.tl - c.rl), c.ts, -c.rl, c.stage, c.rs, c.pair))
+    # (spans of at most 7 words, as the candidates' sort key assumes: one packed key)
+    key = ((c.pair * 64 + c.rs) * 4 + c.stage) * 8 + 7 - c.rl
+    idx = np.argsort(((key * 64 + c.ts) * 8 + np.abs(c.tl - c.rl)) * 8 + c.tl, kind="stable")
     pair = c.pair[idx]
     # How many objects cover each word: a pair where none shares a word keeps them all.
     width = int(max(c.tl.max(), c.rl.max()))
@@ -113,7 +115,7 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         cert = touch_t[last] <= 1
         chosen.append(_search(c, sel, cert, alone[sel]))
     out = np.concatenate(chosen)
-    return out[np.lexsort((c.ts[out], c.pair[out]))]
+    return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]
 
 
 def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -139,7 +141,10 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     tgm = _group_or(p * 64 + c.ts[sel], bit) ^ bit
     starts = (p * 64 + c.ts[sel]) * 64 + c.rs[sel]
     square = (c.tl[sel] > 1) & (c.rl[sel] > 1)
-    twin = can & np.isin(starts, starts[square]) if square.any() else np.zeros(p.size, bool)
+    twin = np.zeros(p.size, dtype=bool)
+    if square.any():
+        who = np.flatnonzero(can)
+        twin[who] = np.isin(starts[who], starts[square])
     return bit, cbit, tgm, too_many, twin
 
 
@@ -204,73 +209,105 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     walk = sel[~tail]
     by_rs = walk[np.argsort(c.rs[walk], kind="stable")]  # by position, then pair, option order
     rs_sorted = c.rs[by_rs]
-    edges = np.searchsorted(rs_sorted, np.arange(int(rs_sorted[-1]) + 2)).tolist()
+    # The walk's (position, pair) groups, made once: the objects of a pair at one position are
+    # consecutive in by_rs.  Per object of by_rs, what a step reads of it.
+    w_slot = slot_of[c.pair[by_rs]]
+    g_first = np.flatnonzero(_heads(rs_sorted * n_slots + w_slot))
+    g_n = np.diff(g_first, append=by_rs.size)
+    g_slot = w_slot[g_first]
+    g_edges = np.searchsorted(rs_sorted[g_first], np.arange(int(rs_sorted[-1]) + 2)).tolist()
+    # one dummy object at the end: a row that takes nothing points there
+    w_tmask = np.r_[tmask[by_rs], _Z]
+    w_dkey = np.r_[dkey[by_rs], 0]
+    w_start = np.r_[start_at[by_rs], 0]
+    w_obit = np.r_[obit[by_rs], _Z]
+    w_otgm = otgm[by_rs]
+    w_ocbit = ocbit[by_rs]
+    g_bits = np.bitwise_or.reduceat(w_obit[:-1], g_first)  # tracked objects of each group
     for j in range(int(rs_sorted[-1]) + 1):
-        lo, hi = edges[j], edges[j + 1]
-        if lo == hi:
+        g0, g1 = g_edges[j], g_edges[j + 1]
+        if g0 == g1:
             continue
-        block = by_rs[lo:hi]
-        bq = slot_of[c.pair[block]]
-        a_first = np.flatnonzero(_heads(bq))
-        a_n = np.diff(a_first, append=bq.size)
-        gs = bq[a_first]
-        # Each state: each object (option order) if free here, then the state itself.
+        gs = g_slot[g0:g1]
+        a_n = g_n[g0:g1]
+        # Each state: each object (option order) if free here, then the state itself.  Rows
+        # of a state are consecutive: state i of the step, option k (k == a_n: itself).
         owner, row = _expand_counts(gs * BEAM, count[gs])
-        srow, k = _expand_counts(np.zeros(row.size, dtype=np.int64), a_n[owner] + 1)
+        per = a_n[owner] + 1
+        srow = np.repeat(np.arange(owner.size), per)
+        first = np.cumsum(per) - per
+        k = np.arange(srow.size) - np.repeat(first, per)
+        is_take = np.ones(srow.size, dtype=bool)
+        is_take[first + per - 1] = False
+        obj = np.repeat(g_first[g0:g1][owner], per) + k  # index into by_rs (dummy: itself)
+        obj[~is_take] = by_rs.size
+        ok = np.repeat(((sne[row] >> 14) <= j), per) & (
+            (np.repeat(sused[row], per) & w_tmask[obj]) == 0
+        )
+        ok |= ~is_take
+        keep_rows = np.flatnonzero(ok)
+        srow, obj, is_take = srow[keep_rows], obj[keep_rows], is_take[keep_rows]
         oj = owner[srow]
         sr = row[srow]
-        is_take = k < a_n[oj]
-        gc = block[np.minimum(a_first[oj] + k, hi - lo - 1)]
-        ok = ~is_take | (((sne[sr] >> 14) <= j) & ((sused[sr] & tmask[gc]) == 0))
-        oj, sr, gc, is_take = oj[ok], sr[ok], gc[ok], is_take[ok]
         # Only what ranks the new list is gathered for every row; the rest for kept rows.
         gbase, gbits = sbase[sr], sbits[sr]
         t = np.flatnonzero(is_take)
-        tc = gc[t]
-        gbase[t] += dkey[tc] + _CHUNK * (start_at[tc] != (sne[sr[t]] & 16383))
+        tc = obj[t]
+        gbase[t] += w_dkey[tc] + _CHUNK * (w_start[tc] != (sne[sr[t]] & 16383))
         q = gs[oj]
-        contest = bool(obit[block].any())
-        if contest:
-            gbits[t] |= obit[tc]
+        # rows of each group in the new list (each has at least its states themselves), and
+        # those kept
+        cnt = np.bincount(oj, minlength=gs.size)
+        kcnt = np.minimum(cnt, BEAM)
+        # Only groups with a tracked object here can mark objects (the others' objects here
+        # have no bit): both checks read the rows of those groups only.
+        here = g_bits[g0:g1]
+        lg = np.flatnonzero(here)
+        if lg.size:
+            slots = gs[lg]
             # Check 1 (the new list, before sorting): an object taken here and another
             # object with the same test start anywhere in the list contest each other.
-            present = np.bitwise_or.reduceat(gbits, np.flatnonzero(_heads(oj)))
-            added = _or_by(oj[t], obit[tc], gs.size)
-            bo = np.searchsorted(gs, bq)  # each block object's group
-            hit = ((added[bo] & obit[block]) != 0) & ((present[bo] & otgm[block]) != 0)
+            l_owner, lrows = _expand_counts((np.cumsum(cnt) - cnt)[lg], cnt[lg])
+            lt = np.flatnonzero(is_take[lrows])
+            taken = w_obit[obj[lrows[lt]]]
+            gbits[lrows[lt]] |= taken
+            present = np.bitwise_or.reduceat(gbits[lrows], np.cumsum(cnt[lg]) - cnt[lg])
+            added = _or_by(l_owner[lt], taken, lg.size)
+            o_owner, lobj = _expand_counts(g_first[g0:g1][lg], a_n[lg])
+            ob, tgm_o = w_obit[lobj], w_otgm[lobj]
+            hit = ((added[o_owner] & ob) != 0) & ((present[o_owner] & tgm_o) != 0)
             if hit.any():
-                f = np.where(hit, (present[bo] & otgm[block] & cand_bits[bq]) | ocbit[block], _Z)
-                fq = np.flatnonzero(_heads(bq))
-                flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
-        keep, pos = _cut(oj, gbase, gbits, flagged[q], twin_bits[q])
-        if contest:
+                f = present[o_owner] & tgm_o & cand_bits[slots[o_owner]] | w_ocbit[lobj]
+                f = np.where(hit, f, _Z)
+                flagged[slots] |= _or_by(o_owner, f, lg.size)
+        keep, pos = _cut(oj, gbase, gbits, flagged[q], twin_bits[q], cnt)
+        if lg.size:
             # Check 2 (the kept list): objects of this reference start kept together.
-            kq = oj[keep]
-            kheads = np.flatnonzero(_heads(kq))
-            kpresent = np.bitwise_or.reduceat(gbits[keep], kheads)
-            here = _or_by(bo, obit[block], gs.size)
-            mine = kpresent & here[kq[kheads]]
-            two = np.bitwise_count(mine) > 1
-            if two.any():
-                grp = gs[kq[kheads][two]]
+            kstart = np.cumsum(kcnt) - kcnt
+            _, krows = _expand_counts(kstart[lg], kcnt[lg])
+            kpresent = np.bitwise_or.reduceat(gbits[keep[krows]], np.cumsum(kcnt[lg]) - kcnt[lg])
+            mine = kpresent & here[lg]
+            two = np.flatnonzero(np.bitwise_count(mine) > 1)
+            if two.size:
+                grp = slots[two]
                 new_f = flagged[grp] | (mine[two] & cand_bits[grp])
                 changed = new_f != flagged[grp]
                 if changed.any():
                     flagged[grp] = new_f
                     # re-rank the kept rows of the groups whose marks changed (each group's
                     # rows keep their places 0 .. n - 1, in the new order)
-                    moved = np.zeros(gs.size, dtype=bool)
-                    moved[kq[kheads][two][changed]] = True
-                    sub = np.flatnonzero(moved[kq])
+                    moved = lg[two[changed]]
+                    _, sub = _expand_counts(kstart[moved], kcnt[moved])
                     rows = keep[sub]
-                    g2 = gs[kq[sub]]
-                    again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
+                    g2 = q[rows]
+                    again, _ = _cut(oj[rows], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
                     keep[sub] = rows[again]
-        ks, kc = sr[keep], gc[keep]
+        ks = sr[keep]
         kused, kne, knode = sused[ks], sne[ks], snode[ks]
         tpos = np.flatnonzero(is_take[keep])
-        c2 = kc[tpos]
-        kused[tpos] |= tmask[c2]
+        c1 = obj[keep[tpos]]
+        c2 = by_rs[c1]
+        kused[tpos] |= w_tmask[c1]
         kne[tpos] = ((j + c.rl[c2]) << 14) + end_at[c2]
         # New nodes for the kept children.
         node_c.append(c2)
@@ -280,7 +317,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         dest = q[keep] * BEAM + pos
         sbase[dest], sbits[dest], sused[dest] = gbase[keep], gbits[keep], kused
         sne[dest], snode[dest] = kne, knode
-        count[gs] = np.bincount(oj[keep], minlength=gs.size)
+        count[gs] = kcnt
     # The first state of each pair is its answer (the lists are kept sorted); with a tail,
     # the first state that ranks best with the tail's first object added (only whether that
     # object extends the state's last chunk differs between states).
@@ -308,18 +345,27 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
 
 
 def _cut(
-    group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndarray, twin: np.ndarray
+    group: np.ndarray,
+    base: np.ndarray,
+    bits: np.ndarray,
+    flagged: np.ndarray,
+    twin: np.ndarray,
+    sizes: np.ndarray | None = None,
 ):
     """Rows kept (the first BEAM of each group, stably sorted by rank) and their places.
 
     ``group`` is non-decreasing (rows come grouped), so the sorted rows' groups are ``group``
-    itself and each row's place is its distance from its group's first row.
+    itself and each row's place is its distance from its group's first row.  ``sizes``: the
+    rows of each group 0, 1, ... (every group has rows), when known.
     """
     rank = _rank(base, bits, flagged, twin)
     order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
     at = np.arange(group.size)
-    pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
-    kept = pos < BEAM
+    if sizes is None:
+        pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
+    else:
+        pos = at - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    kept = np.flatnonzero(pos < BEAM)
     return order[kept], pos[kept]
 
 

@@ -26,6 +26,8 @@ _SUFFIX_RULES = (
     ("ing", "e"), ("ing", ""),
     ("er", ""), ("est", ""), ("er", "e"), ("est", "e"),
 )  # fmt: skip
+# Last letters of those suffixes: a word ending otherwise has no rule to try.
+_RULE_ENDS = frozenset(suffix[-1] for suffix, _ in _SUFFIX_RULES)
 
 
 def english_stemmer():
@@ -109,7 +111,7 @@ class Lexicon:
         out = [word]
         if word in self._bases:
             return out + self._bases[word]
-        if word.endswith("ss") or len(word) <= 2:
+        if word.endswith("ss") or len(word) <= 2 or word[-1] not in _RULE_ENDS:
             return out
         for suffix, repl in _SUFFIX_RULES:
             if word.endswith(suffix) and len(word) > len(suffix):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import repeat
 
 import numpy as np
 
@@ -240,7 +241,7 @@ def _normalize_distinct(texts: list[str], prefixes: Prefixes) -> list[str]:
     # such captions at once: spaces collapse, a comma before a space and an apostrophe become
     # their own token start, a hyphen between letters a space; a final period splits unless the
     # last word is a nonbreaking prefix.
-    trimmed = [t.strip(_JTRIM) for t in texts]
+    trimmed = list(map(str.strip, texts, repeat(_JTRIM)))
     got = _simple_mask(trimmed, prefixes.plain) if texts else None
     if got is None:
         return [normalize(t, prefixes) for t in texts]

@@ -120,7 +120,9 @@ def _pairs_of(
     (``multi_word``) or that have candidates and none such: their candidate rows ``k``, each
     row's slot among them, their places in ``which``, the pairs, their two caption lengths and
     the longest caption (None when no pair qualifies)."""
-    k = np.flatnonzero(np.isin(c.pair, which))
+    chosen = np.zeros(hyp.size, dtype=bool)
+    chosen[which] = True
+    k = np.flatnonzero(chosen[c.pair])
     slot = np.searchsorted(which, c.pair[k])
     multi = np.zeros(which.size, dtype=bool)
     multi[slot[(c.tl[k] > 1) | (c.rl[k] > 1)]] = True
