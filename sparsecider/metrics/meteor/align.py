@@ -11,7 +11,10 @@ A one-word-to-one-word non-exact object becomes *contested* (it stops counting i
 key) once another object with the same test start is in the list with it (checked before the
 sort), or one with the same reference start is in the kept list (after the cut).  Every match
 counts in the fourth key except a contested object with a *square twin*: an object longer than
-one word on both sides with the same test and reference starts.
+one word on both sides with the same test and reference starts.  A non-exact object whose test
+and reference lengths differ is *sole-flagged* from the start when an exact one-word object lies
+inside it on one side only and every object on that exact word's other side overlaps it: it
+never counts in the first key, nor in the fourth when it has a square twin or is one.
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
@@ -23,6 +26,8 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 """
 
 from __future__ import annotations
+
+from itertools import chain
 
 from .matchers import EXACT
 
@@ -133,7 +138,25 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     # key too (specification 6.1, "square twin").
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
     twin = {k for k, o in enumerate(objs) if can[k] and (o[0], o[2]) in square}
-    cert = certain(objs, n_test)
+    # What taking each object adds to the packed base rank (dk) and to the full rank before its
+    # chunk and contest marks (dr: the first key too): one match, one "certain" more if it is.
+    # A sole-flagged object (6.3, a lone exact word inside it on one side) counts in neither
+    # the first key nor, when it has a square twin or is one, the fourth; it is flagged from
+    # the start, so this is fixed per object: the fourth key's field (which also gives the
+    # first its matches) left as it is, or the first key's field raised back.
+    sole = _sole(objs)
+    dk, dr = [], []
+    for k, (o, c) in enumerate(zip(objs, certain(objs, n_test), strict=True)):
+        d = (-_F if c else 0) - 1
+        if k not in sole:
+            dk.append(d)
+            dr.append(d - _F3)
+        elif (o[0], o[2]) in square:
+            dk.append(d + 1)
+            dr.append(d + 1)
+        else:
+            dk.append(d + _F3)
+            dr.append(d)
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
     # copy), tested against each object's span as a range (no set per object).
@@ -173,7 +196,7 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                 for k in here:
                     if _free(used, masks[k], big):
                         ts, tl, rs, rl, _ = objs[k]
-                        d = _child(end, ts, rs, cert[k])
+                        d = _child(end, ts, rs, dk[k])
                         nused = used.union(masks[k]) if big else used | masks[k]
                         if tracked[k]:
                             nbits = bits | {k}
@@ -197,7 +220,7 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                             if x in present:
                                 flag(x)
         if wide:
-            states = _cut(states, here, j, objs, (tracked, cert, masks, big), beam, flagged, ft)
+            states = _cut(states, here, j, objs, (tracked, dk, dr, masks, big), beam, flagged, ft)
         else:
             new.sort(key=lambda s: _rank(s, flagged, ft))
             states = new[:beam]
@@ -219,6 +242,65 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
         out.append(objs[node[0]])
         node = node[1]
     return sorted(out)
+
+
+def _sole(objs: list[Match]) -> set[int]:
+    """Objects *sole-flagged* from the start (specification 6.3): a non-exact object longer
+    than one word on some side and not square (test length != reference length) with an exact
+    one-word object X inside it on ONE side only, every object covering X's word on the other
+    side overlapping it (on either side).  X itself overlaps it, so X's own word on the inside
+    side needs no check.
+
+    Only objects of such a shape are looked at, and an X is checked by walking the objects
+    covering its outside word up to the first one that does not overlap: a long caption costs
+    about the words its exact matches share with these few objects.
+    """
+    shaped = [k for k, o in enumerate(objs) if o[4] != EXACT and o[1] != o[3]]
+    if not shaped:
+        return set()
+    ex_t: dict[int, list[int]] = {}  # exact one-word objects by test word / reference word
+    ex_r: dict[int, list[int]] = {}
+    cov_t: dict[int, list[int]] = {}  # every object by covered test word / reference word
+    cov_r: dict[int, list[int]] = {}
+    for k, (ts, tl, rs, rl, stage) in enumerate(objs):
+        if stage == EXACT and tl == 1 and rl == 1:
+            ex_t.setdefault(ts, []).append(k)
+            ex_r.setdefault(rs, []).append(k)
+        for x in range(ts, ts + tl):
+            cov_t.setdefault(x, []).append(k)
+        for x in range(rs, rs + rl):
+            cov_r.setdefault(x, []).append(k)
+    out = set()
+    for k in shaped:
+        m = objs[k]
+        ts, tl, rs, rl, _ = m
+        # X inside on the test side only: the objects on its reference word must all overlap;
+        # and the other way round.
+        outside = chain(
+            (
+                (cov_r, objs[x][2])
+                for t in range(ts, ts + tl)
+                for x in ex_t.get(t, ())
+                if not rs <= objs[x][2] < rs + rl
+            ),
+            (
+                (cov_t, objs[x][0])
+                for r in range(rs, rs + rl)
+                for x in ex_r.get(r, ())
+                if not ts <= objs[x][0] < ts + tl
+            ),
+        )
+        for cov, word in outside:
+            if all(_overlap(objs[p], m) for p in cov[word]):
+                out.add(k)
+                break
+    return out
+
+
+def _overlap(a: Match, b: Match) -> bool:
+    """True if the two objects share a test word or a reference word."""
+    test = a[0] < b[0] + b[1] and b[0] < a[0] + a[1]
+    return test or (a[2] < b[2] + b[3] and b[2] < a[2] + a[3])
 
 
 def _taken(states, here, j, tracked, masks, big) -> set[int]:
@@ -246,11 +328,11 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
     thousands of options at one reference position).  The options continuing the parent's
     last match (starting where it ends) are all tried.
     """
-    tracked, cert, masks, big = tables
+    tracked, dk, dr, masks, big = tables
     classes: dict[tuple, list[int]] = {}  # option indices by rank change, in option order
     cont: dict[int, list[int]] = {}  # option indices by test start
     for i, k in enumerate(here):
-        classes.setdefault((cert[k], k in flagged, k in ft), []).append(i)
+        classes.setdefault((dk[k], k in flagged, k in ft), []).append(i)
         cont.setdefault(objs[k][0], []).append(i)
     last = len(here)
     ranked = []
@@ -273,8 +355,7 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
                         break
         for i in got:
             k = here[i]
-            d = _child(end, objs[k][0], j, cert[k])
-            d += _F3 * (k in flagged) + (k in ft) - _F3
+            d = _child(end, objs[k][0], j, dr[k]) + _F3 * (k in flagged) + (k in ft)
             ranked.append((rank + d, p, i, k))
         ranked.append((rank, p, last, -1))  # left unmatched
     ranked.sort()
@@ -287,7 +368,7 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
             out.append(st)
         else:
             ts, tl, _, rl, _ = objs[k]
-            d = _child(end, ts, j, cert[k])
+            d = _child(end, ts, j, dk[k])
             nbits = bits | {k} if tracked[k] else bits
             nused = used.union(masks[k]) if big else used | masks[k]
             out.append((base + d, nbits, nused, j + rl, (ts + tl, j + rl), (k, node)))
@@ -298,10 +379,11 @@ def _free(used, mask, big: bool) -> bool:
     return used.isdisjoint(mask) if big else not used & mask
 
 
-def _child(end, ts: int, rs: int, certain: bool) -> int:
+def _child(end, ts: int, rs: int, take: int) -> int:
     """A child's change of the packed base rank: a new chunk unless the match starts where its
-    parent's last one ended, one "certain" more if it is, one match more."""
-    return _F * _F * (end != (ts, rs)) + (-_F if certain else 0) - 1
+    parent's last one ended, plus the object's own fixed change ``take`` (its match, "certain"
+    or not, sole-flagged or not)."""
+    return _F * _F * (end != (ts, rs)) + take
 
 
 def _rank(state: tuple, flagged: set, twin_flagged: set) -> int:

@@ -143,6 +143,57 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     return bit, cbit, tgm, too_many, twin
 
 
+def _takes(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
+    """What taking each object of ``sel`` (whole pairs) adds to a state's base rank: one match,
+    one "certain" match more if it is; a sole-flagged object (:func:`_sole`) counts in neither
+    the first key (``1 << 24`` added back) nor, when it has a square twin or is one, the fourth
+    (its match not counted in the low field, which also gives the first key its matches)."""
+    take = -1 - (cert.astype(np.int64) << 8)
+    sole = _sole(c, sel)
+    if sole.any():
+        key = (c.pair[sel] * 64 + c.ts[sel]) * 64 + c.rs[sel]
+        square = (c.tl[sel] > 1) & (c.rl[sel] > 1)
+        twin = np.isin(key[sole], key[square])
+        take[sole] += np.where(twin, 1, 1 << 24)
+    return take
+
+
+def _sole(c: Candidates, sel: np.ndarray) -> np.ndarray:
+    """Which objects of ``sel`` (whole pairs, grouped by pair) are sole-flagged from the start
+    (specification 6.3): non-exact, test length != reference length, with an exact one-word
+    object X inside on ONE side only whose word on the other side is covered only by objects
+    overlapping it (on either side).  As :func:`~.align._sole`, on arrays: each shaped object
+    against its pair's exact one-word objects, each such hit against its pair's objects."""
+    p, st = c.pair[sel], c.stage[sel]
+    ts, tl, rs, rl = c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel]
+    out = np.zeros(sel.size, dtype=bool)
+    shaped = np.flatnonzero((st != EXACT) & (tl != rl))
+    ex = np.flatnonzero((st == EXACT) & (tl == 1) & (rl == 1))
+    if shaped.size == 0 or ex.size == 0:
+        return out
+    lo = np.searchsorted(p[ex], p[shaped])
+    owner, at = _expand_counts(lo, np.searchsorted(p[ex], p[shaped], side="right") - lo)
+    m, x = shaped[owner], ex[at]
+    tin = (ts[m] <= ts[x]) & (ts[x] < ts[m] + tl[m])
+    rin = (rs[m] <= rs[x]) & (rs[x] < rs[m] + rl[m])
+    hit = tin != rin
+    m, x, tin = m[hit], x[hit], tin[hit]
+    if m.size == 0:
+        return out
+    # every object q of the hit's pair: covering X's outside word but not overlapping M fails it
+    lo = np.searchsorted(p, p[m])
+    h, q = _expand_counts(lo, np.searchsorted(p, p[m], side="right") - lo)
+    mh, xh = m[h], x[h]
+    on_t = (ts[q] <= ts[xh]) & (ts[xh] < ts[q] + tl[q])
+    on_r = (rs[q] <= rs[xh]) & (rs[xh] < rs[q] + rl[q])
+    covers = np.where(tin[h], on_r, on_t)
+    meets_t = (ts[q] < ts[mh] + tl[mh]) & (ts[mh] < ts[q] + tl[q])
+    meets_r = (rs[q] < rs[mh] + rl[mh]) & (rs[mh] < rs[q] + rl[q])
+    failed = np.bincount(h[covers & ~meets_t & ~meets_r], minlength=m.size) > 0
+    out[m[~failed]] = True
+    return out
+
+
 def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray) -> np.ndarray:
     """The beam search of :func:`~.align.align` for the objects ``sel`` (whole pairs, in
     option order); ``alone``: no other object touches the object's words.
@@ -170,7 +221,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     otgm = np.zeros(n, dtype=np.uint64)
     otgm[sel] = tgm
     dkey = np.zeros(n, dtype=np.int64)
-    dkey[sel] = -1 - (cert.astype(np.int64) << 8)
+    dkey[sel] = _takes(c, sel, cert)
     tmask = _span_mask(c.ts, c.tl)
     start_at = (c.ts + 1) * 128 + c.rs + 1
     end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
