@@ -9,12 +9,13 @@ state free at j is followed by one child per object starting at j whose test spa
 sorted by (-uncontested matches, chunks, -"certain" matches, -counted matches) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
-sort), or one with the same reference start is in the kept list (after the cut).  Every match
-counts in the fourth key except a contested object with a *square twin*: an object longer than
-one word on both sides with the same test and reference starts.  A non-exact object whose test
-and reference lengths differ is *sole-flagged* from the start when an exact one-word object lies
-inside it on one side only and every object on that exact word's other side overlaps it: it
-never counts in the first key, nor in the fourth when it has a square twin or is one.
+sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),
+or one with the same reference start is in the kept list (after the cut).  A non-exact object
+whose test and reference lengths differ becomes contested once the kept list also holds an
+exact one-word object it *orphans* (inside it on one side only, every other object on that
+exact word overlapping it: the orphan rule).  Every match counts in the fourth key except a
+contested object with a *square twin*: an object longer than one word on both sides with the
+same test and reference starts (or being one).
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
@@ -137,26 +138,18 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     # Contestable objects with a square twin: once contested they stop counting in the fourth
     # key too (specification 6.1, "square twin").
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
-    twin = {k for k, o in enumerate(objs) if can[k] and (o[0], o[2]) in square}
-    # What taking each object adds to the packed base rank (dk) and to the full rank before its
-    # chunk and contest marks (dr: the first key too): one match, one "certain" more if it is.
-    # A sole-flagged object (6.3, a lone exact word inside it on one side) counts in neither
-    # the first key nor, when it has a square twin or is one, the fourth; it is flagged from
-    # the start, so this is fixed per object: the fourth key's field (which also gives the
-    # first its matches) left as it is, or the first key's field raised back.
-    sole = _sole(objs)
-    dk, dr = [], []
-    for k, (o, c) in enumerate(zip(objs, certain(objs, n_test), strict=True)):
-        d = (-_F if c else 0) - 1
-        if k not in sole:
-            dk.append(d)
-            dr.append(d - _F3)
-        elif (o[0], o[2]) in square:
-            dk.append(d + 1)
-            dr.append(d + 1)
-        else:
-            dk.append(d + _F3)
-            dr.append(d)
+    # Orphan rule (6.3): an object M that orphans an exact object X is contested once the kept
+    # list holds both; M and X are tracked (their presence is what counts).
+    orphans = _orphans(objs)
+    orphaned_by: dict[int, list[int]] = {}  # X -> the objects orphaning it
+    for m, xs in orphans.items():
+        tracked[m] = True
+        for x in xs:
+            tracked[x] = True
+            orphaned_by.setdefault(x, []).append(m)
+    twin = {k for k, o in enumerate(objs) if (can[k] or k in orphans) and (o[0], o[2]) in square}
+    multi = [o[1] > 1 or o[3] > 1 for o in objs]
+    cert = certain(objs, n_test)
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
     # copy), tested against each object's span as a range (no set per object).
@@ -172,6 +165,11 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
             flagged.add(k)
             if k in twin:
                 ft.add(k)
+
+    def orphan(m: int) -> None:
+        flagged.add(m)
+        if m in twin:
+            ft.add(m)
 
     # A state: (base rank, its tracked objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs
@@ -196,7 +194,7 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                 for k in here:
                     if _free(used, masks[k], big):
                         ts, tl, rs, rl, _ = objs[k]
-                        d = _child(end, ts, rs, dk[k])
+                        d = _child(end, ts, rs, cert[k])
                         nused = used.union(masks[k]) if big else used | masks[k]
                         if tracked[k]:
                             nbits = bits | {k}
@@ -206,36 +204,40 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                         new.append((base + d, nbits, nused, j + rl, (ts + tl, rs + rl), (k, node)))
                 new.append((base, bits, used, j + 1, end, node))
         # Check 1 (the new list, before sorting): objects taken here against the objects of
-        # the whole list with the same test start.
+        # the whole list with the same test start, except multi-word objects taken at an
+        # earlier step: those are rivals only after the sort (check 1b, below the cut).
         if added:
             present = set(added)  # the new list's objects: the states' and those taken here
             for st in states:
                 present |= st[1]
-            for k in here:
-                if k in added:
-                    group = by_t[objs[k][0]]
-                    if len(group) > 1 and any(x in present for x in group if x != k):
-                        flag(k)
-                        for x in group:
-                            if x in present:
-                                flag(x)
+            early = {x for x in present if multi[x] and x not in added}
+            _check1(here, added, present - early, by_t, objs, flag)
         if wide:
-            states = _cut(states, here, j, objs, (tracked, dk, dr, masks, big), beam, flagged, ft)
+            states = _cut(states, here, j, objs, (tracked, cert, masks, big), beam, flagged, ft)
         else:
             new.sort(key=lambda s: _rank(s, flagged, ft))
             states = new[:beam]
-        # Check 2 (the kept list): objects of this reference start kept together.
-        if added and len(here) > 1:
-            present = set()
-            for st in states:
-                present |= st[1]
-            kept = [k for k in here if k in present]
-            if len(kept) > 1:
-                before = len(flagged)
-                for k in kept:
-                    flag(k)
-                if len(flagged) != before:
-                    states.sort(key=lambda s: _rank(s, flagged, ft))
+        if added:
+            before = len(flagged)
+            if early:
+                _check1(here, added, present, by_t, objs, flag)  # check 1b
+            # The kept list: the orphan rule, and check 2 (objects of this reference start kept
+            # together).  Only an object taken here can complete a pair.
+            ms = {m for k in here if k in added for m in orphaned_by.get(k, ())}
+            ms.update(k for k in here if k in added and k in orphans)
+            if ms or len(here) > 1:
+                kept = set()
+                for st in states:
+                    kept |= st[1]
+                for m in ms:
+                    if m in kept and any(x in kept for x in orphans[m]):
+                        orphan(m)
+                both = [k for k in here if k in kept]
+                if len(both) > 1:
+                    for k in both:
+                        flag(k)
+            if len(flagged) != before:
+                states.sort(key=lambda s: _rank(s, flagged, ft))
     node = states[0][5]
     out = []
     while node is not None:
@@ -244,20 +246,32 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     return sorted(out)
 
 
-def _sole(objs: list[Match]) -> set[int]:
-    """Objects *sole-flagged* from the start (specification 6.3): a non-exact object longer
-    than one word on some side and not square (test length != reference length) with an exact
-    one-word object X inside it on ONE side only, every object covering X's word on the other
-    side overlapping it (on either side).  X itself overlaps it, so X's own word on the inside
-    side needs no check.
+def _check1(here, added, present, by_t, objs, flag) -> None:
+    """Flag the objects taken here that share a test start with another object of ``present``,
+    and those others (``flag`` marks only contestable ones)."""
+    for k in here:
+        if k in added:
+            group = by_t[objs[k][0]]
+            if len(group) > 1 and any(x in present for x in group if x != k):
+                flag(k)
+                for x in group:
+                    if x in present:
+                        flag(x)
 
-    Only objects of such a shape are looked at, and an X is checked by walking the objects
+
+def _orphans(objs: list[Match]) -> dict[int, list[int]]:
+    """Per object M that can be contested by the orphan rule (specification 6.3), the exact
+    objects it orphans.  M: non-exact, test length != reference length.  X: an exact one-word
+    object inside M on ONE side only, every object covering X's test word or its reference word
+    overlapping M (on either side; X itself does, and so does every object on X's inside word).
+
+    Only objects of M's shape are looked at, and an X is checked by walking the objects
     covering its outside word up to the first one that does not overlap: a long caption costs
     about the words its exact matches share with these few objects.
     """
     shaped = [k for k, o in enumerate(objs) if o[4] != EXACT and o[1] != o[3]]
     if not shaped:
-        return set()
+        return {}
     ex_t: dict[int, list[int]] = {}  # exact one-word objects by test word / reference word
     ex_r: dict[int, list[int]] = {}
     cov_t: dict[int, list[int]] = {}  # every object by covered test word / reference word
@@ -270,7 +284,7 @@ def _sole(objs: list[Match]) -> set[int]:
             cov_t.setdefault(x, []).append(k)
         for x in range(rs, rs + rl):
             cov_r.setdefault(x, []).append(k)
-    out = set()
+    out: dict[int, list[int]] = {}
     for k in shaped:
         m = objs[k]
         ts, tl, rs, rl, _ = m
@@ -278,22 +292,21 @@ def _sole(objs: list[Match]) -> set[int]:
         # and the other way round.
         outside = chain(
             (
-                (cov_r, objs[x][2])
+                (x, cov_r[objs[x][2]])
                 for t in range(ts, ts + tl)
                 for x in ex_t.get(t, ())
                 if not rs <= objs[x][2] < rs + rl
             ),
             (
-                (cov_t, objs[x][0])
+                (x, cov_t[objs[x][0]])
                 for r in range(rs, rs + rl)
                 for x in ex_r.get(r, ())
                 if not ts <= objs[x][0] < ts + tl
             ),
         )
-        for cov, word in outside:
-            if all(_overlap(objs[p], m) for p in cov[word]):
-                out.add(k)
-                break
+        xs = [x for x, cov in outside if all(_overlap(objs[p], m) for p in cov)]
+        if xs:
+            out[k] = xs
     return out
 
 
@@ -328,11 +341,11 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
     thousands of options at one reference position).  The options continuing the parent's
     last match (starting where it ends) are all tried.
     """
-    tracked, dk, dr, masks, big = tables
+    tracked, cert, masks, big = tables
     classes: dict[tuple, list[int]] = {}  # option indices by rank change, in option order
     cont: dict[int, list[int]] = {}  # option indices by test start
     for i, k in enumerate(here):
-        classes.setdefault((dk[k], k in flagged, k in ft), []).append(i)
+        classes.setdefault((cert[k], k in flagged, k in ft), []).append(i)
         cont.setdefault(objs[k][0], []).append(i)
     last = len(here)
     ranked = []
@@ -355,7 +368,8 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
                         break
         for i in got:
             k = here[i]
-            d = _child(end, objs[k][0], j, dr[k]) + _F3 * (k in flagged) + (k in ft)
+            d = _child(end, objs[k][0], j, cert[k])
+            d += _F3 * (k in flagged) + (k in ft) - _F3
             ranked.append((rank + d, p, i, k))
         ranked.append((rank, p, last, -1))  # left unmatched
     ranked.sort()
@@ -368,7 +382,7 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
             out.append(st)
         else:
             ts, tl, _, rl, _ = objs[k]
-            d = _child(end, ts, j, dk[k])
+            d = _child(end, ts, j, cert[k])
             nbits = bits | {k} if tracked[k] else bits
             nused = used.union(masks[k]) if big else used | masks[k]
             out.append((base + d, nbits, nused, j + rl, (ts + tl, j + rl), (k, node)))
@@ -379,11 +393,10 @@ def _free(used, mask, big: bool) -> bool:
     return used.isdisjoint(mask) if big else not used & mask
 
 
-def _child(end, ts: int, rs: int, take: int) -> int:
+def _child(end, ts: int, rs: int, certain: bool) -> int:
     """A child's change of the packed base rank: a new chunk unless the match starts where its
-    parent's last one ended, plus the object's own fixed change ``take`` (its match, "certain"
-    or not, sole-flagged or not)."""
-    return _F * _F * (end != (ts, rs)) + take
+    parent's last one ended, one "certain" more if it is, one match more."""
+    return _F * _F * (end != (ts, rs)) + (-_F if certain else 0) - 1
 
 
 def _rank(state: tuple, flagged: set, twin_flagged: set) -> int:

@@ -4,10 +4,11 @@ Same states, same order, same result as :func:`~.align.align` (the per-pair read
 specification, section 6): every pair of a chunk advances one REFERENCE position per step,
 its partial alignments held as rows of flat arrays -- a packed rank (chunks, certain matches,
 matches), 64-bit masks of the used test words and of the candidate objects taken that can be
-contested or contest (so captions of at most 64 tokens), the end of the last match and a back
-pointer into a table of chosen objects.  A pair whose objects share no word keeps all of them:
-that common case costs no search.  A pair with more than 64 objects that take part in
-contests (never seen in captions) is aligned by :func:`~.align.align` instead.
+contested or contest, or take part in the orphan rule (so captions of at most 64 tokens), the end
+of the last match and a back pointer into a table of chosen objects.  A pair whose objects
+share no word keeps all of them: that common case costs no search.  A pair with more than 64
+objects that take part in contests (never seen in captions) is aligned by
+:func:`~.align.align` instead.
 """
 
 from __future__ import annotations
@@ -118,8 +119,9 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
 
 def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per object of ``sel``: its presence bit, its contest bit, and the bits of the other
-    objects with its test start; which pairs need more than 64 bits; and which objects have a
-    square twin (an object longer than one word on both sides with the same two starts)."""
+    objects with its test start; which pairs need more than 64 bits; which objects can be
+    contested and have a square twin (an object longer than one word on both sides with the
+    same two starts, or are one); and the orphan pairs (M, X) of :func:`_orphans`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     relevant = np.zeros(sel.size, dtype=bool)
@@ -128,6 +130,9 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         n = np.bincount(key)[key]
         any_can = np.bincount(key, weights=can)[key] > 0
         relevant |= (n > 1) & any_can
+    # the orphan rule's objects: their presence in the kept list is what counts
+    om, ox = _orphans(c, sel)
+    relevant[om] = relevant[ox] = True
     # bit numbers: the relevant objects of a pair in order
     before = np.cumsum(relevant) - relevant
     first = np.flatnonzero(_heads(p))
@@ -139,38 +144,26 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     tgm = _group_or(p * 64 + c.ts[sel], bit) ^ bit
     starts = (p * 64 + c.ts[sel]) * 64 + c.rs[sel]
     square = (c.tl[sel] > 1) & (c.rl[sel] > 1)
-    twin = can & np.isin(starts, starts[square]) if square.any() else np.zeros(p.size, bool)
-    return bit, cbit, tgm, too_many, twin
+    twin = np.zeros(p.size, dtype=bool)
+    if square.any():
+        twin[can] = np.isin(starts[can], starts[square])
+        twin[om] = np.isin(starts[om], starts[square])
+    return bit, cbit, tgm, too_many, twin, (om, ox)
 
 
-def _takes(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
-    """What taking each object of ``sel`` (whole pairs) adds to a state's base rank: one match,
-    one "certain" match more if it is; a sole-flagged object (:func:`_sole`) counts in neither
-    the first key (``1 << 24`` added back) nor, when it has a square twin or is one, the fourth
-    (its match not counted in the low field, which also gives the first key its matches)."""
-    take = -1 - (cert.astype(np.int64) << 8)
-    sole = _sole(c, sel)
-    if sole.any():
-        key = (c.pair[sel] * 64 + c.ts[sel]) * 64 + c.rs[sel]
-        square = (c.tl[sel] > 1) & (c.rl[sel] > 1)
-        twin = np.isin(key[sole], key[square])
-        take[sole] += np.where(twin, 1, 1 << 24)
-    return take
-
-
-def _sole(c: Candidates, sel: np.ndarray) -> np.ndarray:
-    """Which objects of ``sel`` (whole pairs, grouped by pair) are sole-flagged from the start
-    (specification 6.3): non-exact, test length != reference length, with an exact one-word
-    object X inside on ONE side only whose word on the other side is covered only by objects
-    overlapping it (on either side).  As :func:`~.align._sole`, on arrays: each shaped object
-    against its pair's exact one-word objects, each such hit against its pair's objects."""
+def _orphans(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (M, X) of positions in ``sel`` (whole pairs, grouped by pair) where M orphans X
+    (specification 6.3, :func:`~.align._orphans`): M non-exact with test length != reference
+    length, X an exact one-word object inside M on ONE side only whose word on the other side
+    is covered only by objects overlapping M.  Each M-shaped object against its pair's exact
+    one-word objects, each such hit against its pair's objects."""
     p, st = c.pair[sel], c.stage[sel]
     ts, tl, rs, rl = c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel]
-    out = np.zeros(sel.size, dtype=bool)
+    none = np.zeros(0, dtype=np.int64)
     shaped = np.flatnonzero((st != EXACT) & (tl != rl))
     ex = np.flatnonzero((st == EXACT) & (tl == 1) & (rl == 1))
     if shaped.size == 0 or ex.size == 0:
-        return out
+        return none, none
     lo = np.searchsorted(p[ex], p[shaped])
     owner, at = _expand_counts(lo, np.searchsorted(p[ex], p[shaped], side="right") - lo)
     m, x = shaped[owner], ex[at]
@@ -179,7 +172,7 @@ def _sole(c: Candidates, sel: np.ndarray) -> np.ndarray:
     hit = tin != rin
     m, x, tin = m[hit], x[hit], tin[hit]
     if m.size == 0:
-        return out
+        return none, none
     # every object q of the hit's pair: covering X's outside word but not overlapping M fails it
     lo = np.searchsorted(p, p[m])
     h, q = _expand_counts(lo, np.searchsorted(p, p[m], side="right") - lo)
@@ -190,8 +183,7 @@ def _sole(c: Candidates, sel: np.ndarray) -> np.ndarray:
     meets_t = (ts[q] < ts[mh] + tl[mh]) & (ts[mh] < ts[q] + tl[q])
     meets_r = (rs[q] < rs[mh] + rl[mh]) & (rs[mh] < rs[q] + rl[q])
     failed = np.bincount(h[covers & ~meets_t & ~meets_r], minlength=m.size) > 0
-    out[m[~failed]] = True
-    return out
+    return m[~failed], x[~failed]
 
 
 def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray) -> np.ndarray:
@@ -202,14 +194,18 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     taken by the answer, which is the first kept state that is best once they are added
     (METEOR_BEHAVIOUR.md, appendix N18).
     """
-    bit, cbit, tgm, too_many, twin = _bits(c, sel)
+    bit, cbit, tgm, too_many, twin, (om, ox) = _bits(c, sel)
     p_all = c.pair[sel]
     slow = too_many[p_all]
+    # the orphan rule's pairs (M, X) of the pairs searched here: M's object and bit, X's bit
+    fo = ~slow[om]
+    o_obj, o_mbit, o_xbit = sel[om[fo]], bit[om[fo]], bit[ox[fo]]
+    multi = (c.tl[sel] > 1) | (c.rl[sel] > 1)
     out = []
     if slow.any():
         out.append(_per_pair(c, sel[slow]))
         sel, bit, cbit, tgm, cert = sel[~slow], bit[~slow], cbit[~slow], tgm[~slow], cert[~slow]
-        p_all, alone, twin = p_all[~slow], alone[~slow], twin[~slow]
+        p_all, alone, twin, multi = p_all[~slow], alone[~slow], twin[~slow], multi[~slow]
     if sel.size == 0:
         return np.concatenate(out)
     n = c.pair.size
@@ -221,7 +217,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     otgm = np.zeros(n, dtype=np.uint64)
     otgm[sel] = tgm
     dkey = np.zeros(n, dtype=np.int64)
-    dkey[sel] = _takes(c, sel, cert)
+    dkey[sel] = -1 - (cert.astype(np.int64) << 8)
     tmask = _span_mask(c.ts, c.tl)
     start_at = (c.ts + 1) * 128 + c.rs + 1
     end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
@@ -231,11 +227,14 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     slot_of[pairs] = np.arange(n_slots)
     cand_bits = np.zeros(n_slots, dtype=np.uint64)  # contest bits of each pair's objects
     np.bitwise_or.at(cand_bits, slot_of[p_all], cbit)
-    # contest bits of the objects with a square twin (6.1: once contested, they stop counting
-    # in the fourth key too)
+    # bits of the objects with a square twin (6.1: once contested, they stop counting in the
+    # fourth key too), and of the multi-word objects (check 1 leaves out earlier ones)
     twin_bits = np.zeros(n_slots, dtype=np.uint64)
     if twin.any():
-        np.bitwise_or.at(twin_bits, slot_of[p_all[twin]], cbit[twin])
+        np.bitwise_or.at(twin_bits, slot_of[p_all[twin]], bit[twin])
+    mw_bits = np.zeros(n_slots, dtype=np.uint64)
+    np.bitwise_or.at(mw_bits, slot_of[p_all[multi]], bit[multi])
+    o_slot = slot_of[c.pair[o_obj]]  # non-decreasing (pairs in order)
     flagged = np.zeros(n_slots, dtype=np.uint64)
     # States: slot q holds count[q] states in rows q * BEAM ..., in beam order.
     rows = n_slots * BEAM
@@ -284,39 +283,43 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         if contest:
             gbits[t] |= obit[tc]
             # Check 1 (the new list, before sorting): an object taken here and another
-            # object with the same test start anywhere in the list contest each other.
+            # object with the same test start anywhere in the list contest each other; a
+            # multi-word object taken at an earlier step only after the sort (check 1b).
             present = np.bitwise_or.reduceat(gbits, np.flatnonzero(_heads(oj)))
             added = _or_by(oj[t], obit[tc], gs.size)
             bo = np.searchsorted(gs, bq)  # each block object's group
-            hit = ((added[bo] & obit[block]) != 0) & ((present[bo] & otgm[block]) != 0)
-            if hit.any():
-                f = np.where(hit, (present[bo] & otgm[block] & cand_bits[bq]) | ocbit[block], _Z)
-                fq = np.flatnonzero(_heads(bq))
-                flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
+            here = _or_by(bo, obit[block], gs.size)
+            early = present & mw_bits[gs] & ~here
+            check1 = (added, bo, bq, obit[block], otgm[block], ocbit[block], cand_bits[bq])
+            _check1(flagged, present & ~early, *check1)
         keep, pos = _cut(oj, gbase, gbits, flagged[q], twin_bits[q])
         if contest:
-            # Check 2 (the kept list): objects of this reference start kept together.
+            prev = flagged[gs]
+            if early.any():
+                _check1(flagged, present, *check1)  # check 1b
             kq = oj[keep]
             kheads = np.flatnonzero(_heads(kq))
-            kpresent = np.bitwise_or.reduceat(gbits[keep], kheads)
-            here = _or_by(bo, obit[block], gs.size)
-            mine = kpresent & here[kq[kheads]]
+            kpresent = np.zeros(gs.size, dtype=np.uint64)
+            kpresent[kq[kheads]] = np.bitwise_or.reduceat(gbits[keep], kheads)
+            # The orphan rule: M and an object it orphans both in the kept list.
+            lo = np.searchsorted(o_slot, gs)
+            g, r = _expand_counts(lo, np.searchsorted(o_slot, gs, side="right") - lo)
+            on = ((kpresent[g] & o_mbit[r]) != 0) & ((kpresent[g] & o_xbit[r]) != 0)
+            if on.any():
+                np.bitwise_or.at(flagged, gs[g[on]], o_mbit[r[on]])
+            # Check 2 (the kept list): objects of this reference start kept together.
+            mine = kpresent & here
             two = np.bitwise_count(mine) > 1
-            if two.any():
-                grp = gs[kq[kheads][two]]
-                new_f = flagged[grp] | (mine[two] & cand_bits[grp])
-                changed = new_f != flagged[grp]
-                if changed.any():
-                    flagged[grp] = new_f
-                    # re-rank the kept rows of the groups whose marks changed (each group's
-                    # rows keep their places 0 .. n - 1, in the new order)
-                    moved = np.zeros(gs.size, dtype=bool)
-                    moved[kq[kheads][two][changed]] = True
-                    sub = np.flatnonzero(moved[kq])
-                    rows = keep[sub]
-                    g2 = gs[kq[sub]]
-                    again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
-                    keep[sub] = rows[again]
+            flagged[gs[two]] |= mine[two] & cand_bits[gs[two]]
+            changed = flagged[gs] != prev
+            if changed.any():
+                # re-rank the kept rows of the groups whose marks changed (each group's rows
+                # keep their places 0 .. n - 1, in the new order)
+                sub = np.flatnonzero(changed[kq])
+                rows = keep[sub]
+                g2 = gs[kq[sub]]
+                again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
+                keep[sub] = rows[again]
         ks, kc = sr[keep], gc[keep]
         kused, kne, knode = sused[ks], sne[ks], snode[ks]
         tpos = np.flatnonzero(is_take[keep])
@@ -356,6 +359,17 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         node = np_arr[node]
         node = node[node >= 0]
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
+
+
+def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> None:
+    """Check 1 (or 1b) on a step's new list: each object of the step's block (``obit``...,
+    group ``bo``, slot ``bq``) taken by some child and another object with the same test start
+    in ``present`` contest each other; the contestable ones are flagged."""
+    hit = ((added[bo] & obit) != 0) & ((present[bo] & otgm) != 0)
+    if hit.any():
+        f = np.where(hit, (present[bo] & otgm & cand_bits) | ocbit, _Z)
+        fq = np.flatnonzero(_heads(bq))
+        flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
 
 
 def _cut(
