@@ -28,9 +28,8 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 
 from __future__ import annotations
 
-from itertools import chain
-
 from .matchers import EXACT
+from .orphans import Orphans
 
 __all__ = ["BEAM", "align", "chunk_count", "options"]
 
@@ -140,14 +139,10 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
     # Orphan rule (6.3): an object M that orphans an exact object X is contested once the kept
     # list holds both; M and X are tracked (their presence is what counts).
-    orphans = _orphans(objs)
-    orphaned_by: dict[int, list[int]] = {}  # X -> the objects orphaning it
-    for m, xs in orphans.items():
-        tracked[m] = True
-        for x in xs:
-            tracked[x] = True
-            orphaned_by.setdefault(x, []).append(m)
-    twin = {k for k, o in enumerate(objs) if (can[k] or k in orphans) and (o[0], o[2]) in square}
+    orph = Orphans(objs)
+    for k in (*orph.ms, *orph.xs):
+        tracked[k] = True
+    twin = {k for k, o in enumerate(objs) if (can[k] or k in orph.ms) and (o[0], o[2]) in square}
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test)
     big = n_test >= _BIG
@@ -219,19 +214,28 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
             states = new[:beam]
         if added:
             before = len(flagged)
-            if early:
-                _check1(here, added, present, by_t, objs, flag)  # check 1b
+            if early:  # check 1b, for the test starts of those multi-word objects
+                at = {objs[x][0] for x in early}
+                late = [k for k in here if k in added and objs[k][0] in at]
+                _check1(late, added, present, by_t, objs, flag)
             # The kept list: the orphan rule, and check 2 (objects of this reference start kept
             # together).  Only an object taken here can complete a pair.
-            ms = {m for k in here if k in added for m in orphaned_by.get(k, ())}
-            ms.update(k for k in here if k in added and k in orphans)
-            if ms or len(here) > 1:
+            new_m = [k for k in here if k in added and k in orph.ms and k not in flagged]
+            new_x = [k for k in here if k in added and k in orph.xs]
+            if new_m or new_x or len(here) > 1:
                 kept = set()
                 for st in states:
                     kept |= st[1]
-                for m in ms:
-                    if m in kept and any(x in kept for x in orphans[m]):
+                for m in new_m:
+                    if m in kept and any(
+                        x in kept and orph.orphans(m, x) for x in orph.candidates(m)
+                    ):
                         orphan(m)
+                for x in new_x:
+                    if x in kept:
+                        for m in orph.orphaning(x):
+                            if m not in flagged and m in kept and orph.orphans(m, x):
+                                orphan(m)
                 both = [k for k in here if k in kept]
                 if len(both) > 1:
                     for k in both:
@@ -257,63 +261,6 @@ def _check1(here, added, present, by_t, objs, flag) -> None:
                 for x in group:
                     if x in present:
                         flag(x)
-
-
-def _orphans(objs: list[Match]) -> dict[int, list[int]]:
-    """Per object M that can be contested by the orphan rule (specification 6.3), the exact
-    objects it orphans.  M: non-exact, test length != reference length.  X: an exact one-word
-    object inside M on ONE side only, every object covering X's test word or its reference word
-    overlapping M (on either side; X itself does, and so does every object on X's inside word).
-
-    Only objects of M's shape are looked at, and an X is checked by walking the objects
-    covering its outside word up to the first one that does not overlap: a long caption costs
-    about the words its exact matches share with these few objects.
-    """
-    shaped = [k for k, o in enumerate(objs) if o[4] != EXACT and o[1] != o[3]]
-    if not shaped:
-        return {}
-    ex_t: dict[int, list[int]] = {}  # exact one-word objects by test word / reference word
-    ex_r: dict[int, list[int]] = {}
-    cov_t: dict[int, list[int]] = {}  # every object by covered test word / reference word
-    cov_r: dict[int, list[int]] = {}
-    for k, (ts, tl, rs, rl, stage) in enumerate(objs):
-        if stage == EXACT and tl == 1 and rl == 1:
-            ex_t.setdefault(ts, []).append(k)
-            ex_r.setdefault(rs, []).append(k)
-        for x in range(ts, ts + tl):
-            cov_t.setdefault(x, []).append(k)
-        for x in range(rs, rs + rl):
-            cov_r.setdefault(x, []).append(k)
-    out: dict[int, list[int]] = {}
-    for k in shaped:
-        m = objs[k]
-        ts, tl, rs, rl, _ = m
-        # X inside on the test side only: the objects on its reference word must all overlap;
-        # and the other way round.
-        outside = chain(
-            (
-                (x, cov_r[objs[x][2]])
-                for t in range(ts, ts + tl)
-                for x in ex_t.get(t, ())
-                if not rs <= objs[x][2] < rs + rl
-            ),
-            (
-                (x, cov_t[objs[x][0]])
-                for r in range(rs, rs + rl)
-                for x in ex_r.get(r, ())
-                if not ts <= objs[x][0] < ts + tl
-            ),
-        )
-        xs = [x for x, cov in outside if all(_overlap(objs[p], m) for p in cov)]
-        if xs:
-            out[k] = xs
-    return out
-
-
-def _overlap(a: Match, b: Match) -> bool:
-    """True if the two objects share a test word or a reference word."""
-    test = a[0] < b[0] + b[1] and b[0] < a[0] + a[1]
-    return test or (a[2] < b[2] + b[3] and b[2] < a[2] + a[3])
 
 
 def _taken(states, here, j, tracked, masks, big) -> set[int]:

@@ -18,6 +18,7 @@ import numpy as np
 from .align import BEAM, align
 from .batch import Candidates
 from .matchers import EXACT
+from .orphans import orphan_pairs
 
 __all__ = ["align_pairs"]
 
@@ -121,7 +122,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per object of ``sel``: its presence bit, its contest bit, and the bits of the other
     objects with its test start; which pairs need more than 64 bits; which objects can be
     contested and have a square twin (an object longer than one word on both sides with the
-    same two starts, or are one); and the orphan pairs (M, X) of :func:`_orphans`."""
+    same two starts, or are one); and the orphan pairs (M, X) of :func:`~.orphans.orphan_pairs`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     relevant = np.zeros(sel.size, dtype=bool)
@@ -131,7 +132,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         any_can = np.bincount(key, weights=can)[key] > 0
         relevant |= (n > 1) & any_can
     # the orphan rule's objects: their presence in the kept list is what counts
-    om, ox = _orphans(c, sel)
+    om, ox = orphan_pairs(c, sel)
     relevant[om] = relevant[ox] = True
     # bit numbers: the relevant objects of a pair in order
     before = np.cumsum(relevant) - relevant
@@ -149,41 +150,6 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         twin[can] = np.isin(starts[can], starts[square])
         twin[om] = np.isin(starts[om], starts[square])
     return bit, cbit, tgm, too_many, twin, (om, ox)
-
-
-def _orphans(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (M, X) of positions in ``sel`` (whole pairs, grouped by pair) where M orphans X
-    (specification 6.3, :func:`~.align._orphans`): M non-exact with test length != reference
-    length, X an exact one-word object inside M on ONE side only whose word on the other side
-    is covered only by objects overlapping M.  Each M-shaped object against its pair's exact
-    one-word objects, each such hit against its pair's objects."""
-    p, st = c.pair[sel], c.stage[sel]
-    ts, tl, rs, rl = c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel]
-    none = np.zeros(0, dtype=np.int64)
-    shaped = np.flatnonzero((st != EXACT) & (tl != rl))
-    ex = np.flatnonzero((st == EXACT) & (tl == 1) & (rl == 1))
-    if shaped.size == 0 or ex.size == 0:
-        return none, none
-    lo = np.searchsorted(p[ex], p[shaped])
-    owner, at = _expand_counts(lo, np.searchsorted(p[ex], p[shaped], side="right") - lo)
-    m, x = shaped[owner], ex[at]
-    tin = (ts[m] <= ts[x]) & (ts[x] < ts[m] + tl[m])
-    rin = (rs[m] <= rs[x]) & (rs[x] < rs[m] + rl[m])
-    hit = tin != rin
-    m, x, tin = m[hit], x[hit], tin[hit]
-    if m.size == 0:
-        return none, none
-    # every object q of the hit's pair: covering X's outside word but not overlapping M fails it
-    lo = np.searchsorted(p, p[m])
-    h, q = _expand_counts(lo, np.searchsorted(p, p[m], side="right") - lo)
-    mh, xh = m[h], x[h]
-    on_t = (ts[q] <= ts[xh]) & (ts[xh] < ts[q] + tl[q])
-    on_r = (rs[q] <= rs[xh]) & (rs[xh] < rs[q] + rl[q])
-    covers = np.where(tin[h], on_r, on_t)
-    meets_t = (ts[q] < ts[mh] + tl[mh]) & (ts[mh] < ts[q] + tl[q])
-    meets_r = (rs[q] < rs[mh] + rl[mh]) & (rs[mh] < rs[q] + rl[q])
-    failed = np.bincount(h[covers & ~meets_t & ~meets_r], minlength=m.size) > 0
-    return m[~failed], x[~failed]
 
 
 def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray) -> np.ndarray:
