@@ -2,10 +2,11 @@
 objects can orphan which.
 
 An object M *orphans* an exact object X when M is not exact and its test and reference lengths
-differ, X matches one word to one word, X lies inside M on ONE side only, and every object
+differ, X matches one word to one word, X lies inside M on ONE side only, every object
 covering X's word on the other side overlaps M (shares a test word or a reference word with
-it); once M is taken, that word has no candidate left.  The relation is static per pair; the
-search contests M once its kept list holds M and an X it orphans.
+it), and no other exact object on X's word inside M lies inside M on both sides (that one
+would be an alternative): once M is taken, X's words have no candidate left.  The relation is
+static per pair; the search contests M once its kept list holds M and an X it orphans.
 
 :class:`Orphans` answers the search's questions for one pair without listing every (M, X):
 a long caption can have thousands of each.  :func:`orphan_pairs` lists them for many short
@@ -57,6 +58,7 @@ class Orphans:
         self.xs: set[int] = set()  # objects that some M may orphan
         self.xs_t: set[int] = set()
         self.xs_r: set[int] = set()
+        self.exact: set[tuple[int, int]] = set()
         self.m_t: dict[int, list[int]] = {}  # the M by covered test / reference word
         self.m_r: dict[int, list[int]] = {}
         if not shaped:
@@ -75,6 +77,9 @@ class Orphans:
         cover_r = np.zeros(int((rs + rl).max()) + 1, dtype=bool)
         for k in shaped:
             cover_t[ts[k] : ts[k] + tl[k]] = cover_r[rs[k] : rs[k] + rl[k]] = True
+        # exact objects inside some M on both sides (alternatives to an X on their word)
+        both = ex & cover_t[ts] & cover_r[rs]
+        self.exact = set(zip(ts[both].tolist(), rs[both].tolist(), strict=True))
         in_r = np.flatnonzero(ex & tight_t[ts] & cover_r[rs])  # X inside some M's reference span
         in_t = np.flatnonzero(ex & tight_r[rs] & cover_t[ts])
         for k in in_r.tolist():
@@ -132,6 +137,12 @@ class Orphans:
         r_in = mo[2] <= xo[2] < mo[2] + mo[3]
         if t_in == r_in or x not in (self.xs_t if t_in else self.xs_r):
             return False
+        if t_in:  # an exact object from X's test word to M's reference span is an alternative
+            inside = ((xo[0], r) for r in range(mo[2], mo[2] + mo[3]))
+        else:
+            inside = ((t, xo[2]) for t in range(mo[0], mo[0] + mo[1]))
+        if any(k in self.exact for k in inside):
+            return False
         cov = self.cov_r[xo[2]] if t_in else self.cov_t[xo[0]]
         return all(_meets(self.objs[p], mo) for p in cov)
 
@@ -178,7 +189,12 @@ def orphan_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray
     covers = np.where(tin[h], on_r, on_t)
     meets_t = (ts[q] < ts[mh] + tl[mh]) & (ts[mh] < ts[q] + tl[q])
     meets_r = (rs[q] < rs[mh] + rl[mh]) & (rs[mh] < rs[q] + rl[q])
-    failed = np.bincount(h[covers & ~meets_t & ~meets_r], minlength=m.size) > 0
+    # an exact object on X's inside word lying inside M on both sides is an alternative
+    t_inside = (ts[mh] <= ts[q]) & (ts[q] < ts[mh] + tl[mh])
+    r_inside = (rs[mh] <= rs[q]) & (rs[q] < rs[mh] + rl[mh])
+    alt = (st[q] == EXACT) & (tl[q] == 1) & (rl[q] == 1) & t_inside & r_inside
+    alt &= np.where(tin[h], on_t, on_r)
+    failed = np.bincount(h[(covers & ~meets_t & ~meets_r) | alt], minlength=m.size) > 0
     return m[~failed], x[~failed]
 
 
