@@ -212,16 +212,27 @@ def test_cited_jar_toy_alignments(res):
 def test_lone_exact_word_beats_a_non_square_paraphrase(res):
     # The jar's SCORE lines for these pairs (pycocoevalcap's way: `-stdio -l en -norm`, run
     # 2026-11-26): exact `a` and `buses` in two chunks, not the paraphrase `several`/`a few`
-    # + `buses` in one (the search before spec34a's orphan rule, specification 6.3).
+    # + `buses` in one (the search before spec34a's orphan rule, specification 6.3); the last
+    # three are longer than 64 tokens (the per-pair path), `is`/`a traffic` losing to `a`.
+    pairs = [
+        ("several buses a", "a few buses"),
+        ("several buses a on a bench", "a few buses"),
+        (" ".join(["x is y a z"] * 15), "a traffic w b"),
+        (" ".join(["several buses a"] * 25), "a few buses"),
+        ("a few buses", " ".join(["several buses a"] * 25)),
+    ]
     jar = [
         "3 3 1 1 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 2 2 2",
         "6 3 3 1 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 2 2 2",
+        "75 4 30 1 0 0 1 1 0 0 0 0 0 0 0 0 0 1 1 0 2 2 2",
+        "75 3 25 1 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 2 2 2",
+        "3 75 1 25 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 2 2 2",
     ]
-    got = segment_statistics(
-        ["several buses a", "several buses a on a bench"], [["a few buses"]] * 2, resources=res
-    )
+    got = segment_statistics([h for h, _ in pairs], [[r] for _, r in pairs], resources=res)
     assert got.tolist() == [[int(x) for x in line.split()] for line in jar]
-    assert segment_scores(got).tolist() == [0.22857142857142856, 0.2064516129032258]
+    scores = [0.22857142857142856, 0.2064516129032258, 0.021616405307599517]
+    scores += [0.049689440993788817, 0.010680907877169559]
+    assert segment_scores(got).tolist() == scores
 
 
 def test_processes_give_the_same_statistics(coco, res):
