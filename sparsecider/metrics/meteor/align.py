@@ -9,9 +9,13 @@ state free at j is followed by one child per object starting at j whose test spa
 sorted by (-uncontested matches, chunks, -"certain" matches, -counted matches) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
-sort), or one with the same reference start is in the kept list (after the cut).  Every match
-counts in the fourth key except a contested object with a *square twin*: an object longer than
-one word on both sides with the same test and reference starts.
+sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),
+or one with the same reference start is in the kept list (after the cut).  A non-exact object
+whose test and reference lengths differ becomes contested once the kept list also holds an
+exact one-word object it *orphans* (inside it on one side only, every other object on that
+exact word overlapping it: the orphan rule).  Every match counts in the fourth key except a
+contested object with a *square twin*: an object longer than one word on both sides with the
+same test and reference starts (or being one).
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
@@ -25,6 +29,7 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 from __future__ import annotations
 
 from .matchers import EXACT
+from .orphans import Orphans
 
 __all__ = ["BEAM", "align", "chunk_count", "options"]
 
@@ -132,7 +137,13 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     # Contestable objects with a square twin: once contested they stop counting in the fourth
     # key too (specification 6.1, "square twin").
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
-    twin = {k for k, o in enumerate(objs) if can[k] and (o[0], o[2]) in square}
+    # Orphan rule (6.3): an object M that orphans an exact object X is contested once the kept
+    # list holds both; M and X are tracked (their presence is what counts).
+    orph = Orphans(objs)
+    for k in (*orph.ms, *orph.xs):
+        tracked[k] = True
+    twin = {k for k, o in enumerate(objs) if (can[k] or k in orph.ms) and (o[0], o[2]) in square}
+    multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test)
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
@@ -149,6 +160,11 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
             flagged.add(k)
             if k in twin:
                 ft.add(k)
+
+    def orphan(m: int) -> None:
+        flagged.add(m)
+        if m in twin:
+            ft.add(m)
 
     # A state: (base rank, its tracked objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs
@@ -183,42 +199,68 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
                         new.append((base + d, nbits, nused, j + rl, (ts + tl, rs + rl), (k, node)))
                 new.append((base, bits, used, j + 1, end, node))
         # Check 1 (the new list, before sorting): objects taken here against the objects of
-        # the whole list with the same test start.
+        # the whole list with the same test start, except multi-word objects taken at an
+        # earlier step: those are rivals only after the sort (check 1b, below the cut).
         if added:
             present = set(added)  # the new list's objects: the states' and those taken here
             for st in states:
                 present |= st[1]
-            for k in here:
-                if k in added:
-                    group = by_t[objs[k][0]]
-                    if len(group) > 1 and any(x in present for x in group if x != k):
-                        flag(k)
-                        for x in group:
-                            if x in present:
-                                flag(x)
+            early = {x for x in present if multi[x] and x not in added}
+            _check1(here, added, present - early, by_t, objs, flag)
         if wide:
             states = _cut(states, here, j, objs, (tracked, cert, masks, big), beam, flagged, ft)
         else:
             new.sort(key=lambda s: _rank(s, flagged, ft))
             states = new[:beam]
-        # Check 2 (the kept list): objects of this reference start kept together.
-        if added and len(here) > 1:
-            present = set()
-            for st in states:
-                present |= st[1]
-            kept = [k for k in here if k in present]
-            if len(kept) > 1:
-                before = len(flagged)
-                for k in kept:
-                    flag(k)
-                if len(flagged) != before:
-                    states.sort(key=lambda s: _rank(s, flagged, ft))
+        if added:
+            before = len(flagged)
+            if early:  # check 1b, for the test starts of those multi-word objects
+                at = {objs[x][0] for x in early}
+                late = [k for k in here if k in added and objs[k][0] in at]
+                _check1(late, added, present, by_t, objs, flag)
+            # The kept list: the orphan rule, and check 2 (objects of this reference start kept
+            # together).  Only an object taken here can complete a pair.
+            new_m = [k for k in here if k in added and k in orph.ms and k not in flagged]
+            new_x = [k for k in here if k in added and k in orph.xs]
+            if new_m or new_x or len(here) > 1:
+                kept = set()
+                for st in states:
+                    kept |= st[1]
+                for m in new_m:
+                    if m in kept and any(
+                        x in kept and orph.orphans(m, x) for x in orph.candidates(m)
+                    ):
+                        orphan(m)
+                for x in new_x:
+                    if x in kept:
+                        for m in orph.orphaning(x):
+                            if m not in flagged and m in kept and orph.orphans(m, x):
+                                orphan(m)
+                both = [k for k in here if k in kept]
+                if len(both) > 1:
+                    for k in both:
+                        flag(k)
+            if len(flagged) != before:
+                states.sort(key=lambda s: _rank(s, flagged, ft))
     node = states[0][5]
     out = []
     while node is not None:
         out.append(objs[node[0]])
         node = node[1]
     return sorted(out)
+
+
+def _check1(here, added, present, by_t, objs, flag) -> None:
+    """Flag the objects taken here that share a test start with another object of ``present``,
+    and those others (``flag`` marks only contestable ones)."""
+    for k in here:
+        if k in added:
+            group = by_t[objs[k][0]]
+            if len(group) > 1 and any(x in present for x in group if x != k):
+                flag(k)
+                for x in group:
+                    if x in present:
+                        flag(x)
 
 
 def _taken(states, here, j, tracked, masks, big) -> set[int]:

@@ -4,10 +4,11 @@ Same states, same order, same result as :func:`~.align.align` (the per-pair read
 specification, section 6): every pair of a chunk advances one REFERENCE position per step,
 its partial alignments held as rows of flat arrays -- a packed rank (chunks, certain matches,
 matches), 64-bit masks of the used test words and of the candidate objects taken that can be
-contested or contest (so captions of at most 64 tokens), the end of the last match and a back
-pointer into a table of chosen objects.  A pair whose objects share no word keeps all of them:
-that common case costs no search.  A pair with more than 64 objects that take part in
-contests (never seen in captions) is aligned by :func:`~.align.align` instead.
+contested or contest, or take part in the orphan rule (so captions of at most 64 tokens), the end
+of the last match and a back pointer into a table of chosen objects.  A pair whose objects
+share no word keeps all of them: that common case costs no search.  A pair with more than 64
+objects that take part in contests (never seen in captions) is aligned by
+:func:`~.align.align` instead.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 from .align import BEAM, align
 from .batch import Candidates
 from .matchers import EXACT
+from .orphans import orphan_pairs
 
 __all__ = ["align_pairs"]
 
@@ -87,9 +89,7 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     # Option order within each pair: reference start, stage, longer reference span, test
     # start, squarer span pair (smaller |t_len - r_len|), shorter test span.
-    # (spans of at most 7 words, as the candidates' sort key assumes: one packed key)
-    key = ((c.pair * 64 + c.rs) * 4 + c.stage) * 8 + 7 - c.rl
-    idx = np.argsort(((key * 64 + c.ts) * 8 + np.abs(c.tl - c.rl)) * 8 + c.tl, kind="stable")
+    idx = np.lexsort((c.tl, np.abs(c.tl - c.rl), c.ts, -c.rl, c.stage, c.rs, c.pair))
     pair = c.pair[idx]
     # How many objects cover each word: a pair where none shares a word keeps them all.
     width = int(max(c.tl.max(), c.rl.max()))
@@ -115,13 +115,14 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         cert = touch_t[last] <= 1
         chosen.append(_search(c, sel, cert, alone[sel]))
     out = np.concatenate(chosen)
-    return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]
+    return out[np.lexsort((c.ts[out], c.pair[out]))]
 
 
 def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per object of ``sel``: its presence bit, its contest bit, and the bits of the other
-    objects with its test start; which pairs need more than 64 bits; and which objects have a
-    square twin (an object longer than one word on both sides with the same two starts)."""
+    objects with its test start; which pairs need more than 64 bits; which objects can be
+    contested and have a square twin (an object longer than one word on both sides with the
+    same two starts, or are one); and the orphan pairs (M, X) of :func:`~.orphans.orphan_pairs`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     relevant = np.zeros(sel.size, dtype=bool)
@@ -130,6 +131,9 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         n = np.bincount(key)[key]
         any_can = np.bincount(key, weights=can)[key] > 0
         relevant |= (n > 1) & any_can
+    # the orphan rule's objects: their presence in the kept list is what counts
+    om, ox = orphan_pairs(c, sel)
+    relevant[om] = relevant[ox] = True
     # bit numbers: the relevant objects of a pair in order
     before = np.cumsum(relevant) - relevant
     first = np.flatnonzero(_heads(p))
@@ -143,9 +147,9 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     square = (c.tl[sel] > 1) & (c.rl[sel] > 1)
     twin = np.zeros(p.size, dtype=bool)
     if square.any():
-        who = np.flatnonzero(can)
-        twin[who] = np.isin(starts[who], starts[square])
-    return bit, cbit, tgm, too_many, twin
+        twin[can] = np.isin(starts[can], starts[square])
+        twin[om] = np.isin(starts[om], starts[square])
+    return bit, cbit, tgm, too_many, twin, (om, ox)
 
 
 def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray) -> np.ndarray:
@@ -156,14 +160,18 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     taken by the answer, which is the first kept state that is best once they are added
     (METEOR_BEHAVIOUR.md, appendix N18).
     """
-    bit, cbit, tgm, too_many, twin = _bits(c, sel)
+    bit, cbit, tgm, too_many, twin, (om, ox) = _bits(c, sel)
     p_all = c.pair[sel]
     slow = too_many[p_all]
+    # the orphan rule's pairs (M, X) of the pairs searched here: M's object and bit, X's bit
+    fo = ~slow[om]
+    o_obj, o_mbit, o_xbit = sel[om[fo]], bit[om[fo]], bit[ox[fo]]
+    multi = (c.tl[sel] > 1) | (c.rl[sel] > 1)
     out = []
     if slow.any():
         out.append(_per_pair(c, sel[slow]))
         sel, bit, cbit, tgm, cert = sel[~slow], bit[~slow], cbit[~slow], tgm[~slow], cert[~slow]
-        p_all, alone, twin = p_all[~slow], alone[~slow], twin[~slow]
+        p_all, alone, twin, multi = p_all[~slow], alone[~slow], twin[~slow], multi[~slow]
     if sel.size == 0:
         return np.concatenate(out)
     n = c.pair.size
@@ -185,11 +193,14 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     slot_of[pairs] = np.arange(n_slots)
     cand_bits = np.zeros(n_slots, dtype=np.uint64)  # contest bits of each pair's objects
     np.bitwise_or.at(cand_bits, slot_of[p_all], cbit)
-    # contest bits of the objects with a square twin (6.1: once contested, they stop counting
-    # in the fourth key too)
+    # bits of the objects with a square twin (6.1: once contested, they stop counting in the
+    # fourth key too), and of the multi-word objects (check 1 leaves out earlier ones)
     twin_bits = np.zeros(n_slots, dtype=np.uint64)
     if twin.any():
-        np.bitwise_or.at(twin_bits, slot_of[p_all[twin]], cbit[twin])
+        np.bitwise_or.at(twin_bits, slot_of[p_all[twin]], bit[twin])
+    mw_bits = np.zeros(n_slots, dtype=np.uint64)
+    np.bitwise_or.at(mw_bits, slot_of[p_all[multi]], bit[multi])
+    o_slot = slot_of[c.pair[o_obj]]  # non-decreasing (pairs in order)
     flagged = np.zeros(n_slots, dtype=np.uint64)
     # States: slot q holds count[q] states in rows q * BEAM ..., in beam order.
     rows = n_slots * BEAM
@@ -209,105 +220,77 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     walk = sel[~tail]
     by_rs = walk[np.argsort(c.rs[walk], kind="stable")]  # by position, then pair, option order
     rs_sorted = c.rs[by_rs]
-    # The walk's (position, pair) groups, made once: the objects of a pair at one position are
-    # consecutive in by_rs.  Per object of by_rs, what a step reads of it.
-    w_slot = slot_of[c.pair[by_rs]]
-    g_first = np.flatnonzero(_heads(rs_sorted * n_slots + w_slot))
-    g_n = np.diff(g_first, append=by_rs.size)
-    g_slot = w_slot[g_first]
-    g_edges = np.searchsorted(rs_sorted[g_first], np.arange(int(rs_sorted[-1]) + 2)).tolist()
-    # one dummy object at the end: a row that takes nothing points there
-    w_tmask = np.r_[tmask[by_rs], _Z]
-    w_dkey = np.r_[dkey[by_rs], 0]
-    w_start = np.r_[start_at[by_rs], 0]
-    w_obit = np.r_[obit[by_rs], _Z]
-    w_otgm = otgm[by_rs]
-    w_ocbit = ocbit[by_rs]
-    g_bits = np.bitwise_or.reduceat(w_obit[:-1], g_first)  # tracked objects of each group
+    edges = np.searchsorted(rs_sorted, np.arange(int(rs_sorted[-1]) + 2)).tolist()
     for j in range(int(rs_sorted[-1]) + 1):
-        g0, g1 = g_edges[j], g_edges[j + 1]
-        if g0 == g1:
+        lo, hi = edges[j], edges[j + 1]
+        if lo == hi:
             continue
-        gs = g_slot[g0:g1]
-        a_n = g_n[g0:g1]
-        # Each state: each object (option order) if free here, then the state itself.  Rows
-        # of a state are consecutive: state i of the step, option k (k == a_n: itself).
+        block = by_rs[lo:hi]
+        bq = slot_of[c.pair[block]]
+        a_first = np.flatnonzero(_heads(bq))
+        a_n = np.diff(a_first, append=bq.size)
+        gs = bq[a_first]
+        # Each state: each object (option order) if free here, then the state itself.
         owner, row = _expand_counts(gs * BEAM, count[gs])
-        per = a_n[owner] + 1
-        srow = np.repeat(np.arange(owner.size), per)
-        first = np.cumsum(per) - per
-        k = np.arange(srow.size) - np.repeat(first, per)
-        is_take = np.ones(srow.size, dtype=bool)
-        is_take[first + per - 1] = False
-        obj = np.repeat(g_first[g0:g1][owner], per) + k  # index into by_rs (dummy: itself)
-        obj[~is_take] = by_rs.size
-        ok = np.repeat(((sne[row] >> 14) <= j), per) & (
-            (np.repeat(sused[row], per) & w_tmask[obj]) == 0
-        )
-        ok |= ~is_take
-        keep_rows = np.flatnonzero(ok)
-        srow, obj, is_take = srow[keep_rows], obj[keep_rows], is_take[keep_rows]
+        srow, k = _expand_counts(np.zeros(row.size, dtype=np.int64), a_n[owner] + 1)
         oj = owner[srow]
         sr = row[srow]
+        is_take = k < a_n[oj]
+        gc = block[np.minimum(a_first[oj] + k, hi - lo - 1)]
+        ok = ~is_take | (((sne[sr] >> 14) <= j) & ((sused[sr] & tmask[gc]) == 0))
+        oj, sr, gc, is_take = oj[ok], sr[ok], gc[ok], is_take[ok]
         # Only what ranks the new list is gathered for every row; the rest for kept rows.
         gbase, gbits = sbase[sr], sbits[sr]
         t = np.flatnonzero(is_take)
-        tc = obj[t]
-        gbase[t] += w_dkey[tc] + _CHUNK * (w_start[tc] != (sne[sr[t]] & 16383))
+        tc = gc[t]
+        gbase[t] += dkey[tc] + _CHUNK * (start_at[tc] != (sne[sr[t]] & 16383))
         q = gs[oj]
-        # rows of each group in the new list (each has at least its states themselves), and
-        # those kept
-        cnt = np.bincount(oj, minlength=gs.size)
-        kcnt = np.minimum(cnt, BEAM)
-        # Only groups with a tracked object here can mark objects (the others' objects here
-        # have no bit): both checks read the rows of those groups only.
-        here = g_bits[g0:g1]
-        lg = np.flatnonzero(here)
-        if lg.size:
-            slots = gs[lg]
+        contest = bool(obit[block].any())
+        if contest:
+            gbits[t] |= obit[tc]
             # Check 1 (the new list, before sorting): an object taken here and another
-            # object with the same test start anywhere in the list contest each other.
-            l_owner, lrows = _expand_counts((np.cumsum(cnt) - cnt)[lg], cnt[lg])
-            lt = np.flatnonzero(is_take[lrows])
-            taken = w_obit[obj[lrows[lt]]]
-            gbits[lrows[lt]] |= taken
-            present = np.bitwise_or.reduceat(gbits[lrows], np.cumsum(cnt[lg]) - cnt[lg])
-            added = _or_by(l_owner[lt], taken, lg.size)
-            o_owner, lobj = _expand_counts(g_first[g0:g1][lg], a_n[lg])
-            ob, tgm_o = w_obit[lobj], w_otgm[lobj]
-            hit = ((added[o_owner] & ob) != 0) & ((present[o_owner] & tgm_o) != 0)
-            if hit.any():
-                f = present[o_owner] & tgm_o & cand_bits[slots[o_owner]] | w_ocbit[lobj]
-                f = np.where(hit, f, _Z)
-                flagged[slots] |= _or_by(o_owner, f, lg.size)
-        keep, pos = _cut(oj, gbase, gbits, flagged[q], twin_bits[q], cnt)
-        if lg.size:
+            # object with the same test start anywhere in the list contest each other; a
+            # multi-word object taken at an earlier step only after the sort (check 1b).
+            present = np.bitwise_or.reduceat(gbits, np.flatnonzero(_heads(oj)))
+            added = _or_by(oj[t], obit[tc], gs.size)
+            bo = np.searchsorted(gs, bq)  # each block object's group
+            here = _or_by(bo, obit[block], gs.size)
+            early = present & mw_bits[gs] & ~here
+            check1 = (added, bo, bq, obit[block], otgm[block], ocbit[block], cand_bits[bq])
+            _check1(flagged, present & ~early, *check1)
+        keep, pos = _cut(oj, gbase, gbits, flagged[q], twin_bits[q])
+        if contest:
+            prev = flagged[gs]
+            if early.any():
+                _check1(flagged, present, *check1)  # check 1b
+            kq = oj[keep]
+            kheads = np.flatnonzero(_heads(kq))
+            kpresent = np.zeros(gs.size, dtype=np.uint64)
+            kpresent[kq[kheads]] = np.bitwise_or.reduceat(gbits[keep], kheads)
+            # The orphan rule: M and an object it orphans both in the kept list.
+            lo = np.searchsorted(o_slot, gs)
+            g, r = _expand_counts(lo, np.searchsorted(o_slot, gs, side="right") - lo)
+            on = ((kpresent[g] & o_mbit[r]) != 0) & ((kpresent[g] & o_xbit[r]) != 0)
+            if on.any():
+                np.bitwise_or.at(flagged, gs[g[on]], o_mbit[r[on]])
             # Check 2 (the kept list): objects of this reference start kept together.
-            kstart = np.cumsum(kcnt) - kcnt
-            _, krows = _expand_counts(kstart[lg], kcnt[lg])
-            kpresent = np.bitwise_or.reduceat(gbits[keep[krows]], np.cumsum(kcnt[lg]) - kcnt[lg])
-            mine = kpresent & here[lg]
-            two = np.flatnonzero(np.bitwise_count(mine) > 1)
-            if two.size:
-                grp = slots[two]
-                new_f = flagged[grp] | (mine[two] & cand_bits[grp])
-                changed = new_f != flagged[grp]
-                if changed.any():
-                    flagged[grp] = new_f
-                    # re-rank the kept rows of the groups whose marks changed (each group's
-                    # rows keep their places 0 .. n - 1, in the new order)
-                    moved = lg[two[changed]]
-                    _, sub = _expand_counts(kstart[moved], kcnt[moved])
-                    rows = keep[sub]
-                    g2 = q[rows]
-                    again, _ = _cut(oj[rows], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
-                    keep[sub] = rows[again]
-        ks = sr[keep]
+            mine = kpresent & here
+            two = np.bitwise_count(mine) > 1
+            flagged[gs[two]] |= mine[two] & cand_bits[gs[two]]
+            changed = flagged[gs] != prev
+            if changed.any():
+                # re-rank the kept rows of the groups whose marks changed (each group's rows
+                # keep their places 0 .. n - 1, in the new order)
+                sub = np.flatnonzero(changed[kq])
+                rows = keep[sub]
+                g2 = gs[kq[sub]]
+                again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
+                keep[sub] = rows[again]
+        ks, kc = sr[keep], gc[keep]
         kused, kne, knode = sused[ks], sne[ks], snode[ks]
         tpos = np.flatnonzero(is_take[keep])
-        c1 = obj[keep[tpos]]
-        c2 = by_rs[c1]
-        kused[tpos] |= w_tmask[c1]
+        c2 = kc[tpos]
+        kused[tpos] |= tmask[c2]
         kne[tpos] = ((j + c.rl[c2]) << 14) + end_at[c2]
         # New nodes for the kept children.
         node_c.append(c2)
@@ -317,7 +300,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         dest = q[keep] * BEAM + pos
         sbase[dest], sbits[dest], sused[dest] = gbase[keep], gbits[keep], kused
         sne[dest], snode[dest] = kne, knode
-        count[gs] = kcnt
+        count[gs] = np.bincount(oj[keep], minlength=gs.size)
     # The first state of each pair is its answer (the lists are kept sorted); with a tail,
     # the first state that ranks best with the tail's first object added (only whether that
     # object extends the state's last chunk differs between states).
@@ -344,28 +327,30 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
 
+def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> None:
+    """Check 1 (or 1b) on a step's new list: each object of the step's block (``obit``...,
+    group ``bo``, slot ``bq``) taken by some child and another object with the same test start
+    in ``present`` contest each other; the contestable ones are flagged."""
+    hit = ((added[bo] & obit) != 0) & ((present[bo] & otgm) != 0)
+    if hit.any():
+        f = np.where(hit, (present[bo] & otgm & cand_bits) | ocbit, _Z)
+        fq = np.flatnonzero(_heads(bq))
+        flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
+
+
 def _cut(
-    group: np.ndarray,
-    base: np.ndarray,
-    bits: np.ndarray,
-    flagged: np.ndarray,
-    twin: np.ndarray,
-    sizes: np.ndarray | None = None,
+    group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndarray, twin: np.ndarray
 ):
     """Rows kept (the first BEAM of each group, stably sorted by rank) and their places.
 
     ``group`` is non-decreasing (rows come grouped), so the sorted rows' groups are ``group``
-    itself and each row's place is its distance from its group's first row.  ``sizes``: the
-    rows of each group 0, 1, ... (every group has rows), when known.
+    itself and each row's place is its distance from its group's first row.
     """
     rank = _rank(base, bits, flagged, twin)
     order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
     at = np.arange(group.size)
-    if sizes is None:
-        pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
-    else:
-        pos = at - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    kept = np.flatnonzero(pos < BEAM)
+    pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
+    kept = pos < BEAM
     return order[kept], pos[kept]
 
 

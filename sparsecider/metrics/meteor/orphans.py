@@ -1,0 +1,205 @@
+"""The orphan rule of the alignment search (specification 6.3, ``spec34a``): which candidate
+objects can orphan which.
+
+An object M *orphans* an exact object X when M is not exact and its test and reference lengths
+differ, X matches one word to one word, X lies inside M on ONE side only, every object
+covering X's word on the other side overlaps M (shares a test word or a reference word with
+it), and no other exact object on X's word inside M lies inside M on both sides (that one
+would be an alternative): once M is taken, X's words have no candidate left.  The relation is
+static per pair; the search contests M once its kept list holds M and an X it orphans.
+
+:class:`Orphans` answers the search's questions for one pair without listing every (M, X):
+a long caption can have thousands of each.  :func:`orphan_pairs` lists them for many short
+pairs at once (at most 64 tokens a side, so few per pair).
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+
+import numpy as np
+
+from .batch import Candidates
+from .matchers import EXACT
+
+__all__ = ["Orphans", "orphan_pairs"]
+
+Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
+
+
+def _meets(a: Match, b: Match) -> bool:
+    """True if the two objects share a test word or a reference word."""
+    test = a[0] < b[0] + b[1] and b[0] < a[0] + a[1]
+    return test or (a[2] < b[2] + b[3] and b[2] < a[2] + a[3])
+
+
+class Orphans:
+    """The orphan relation of one pair's objects, asked object by object.
+
+    An X can only be orphaned through a word all of whose one-word objects (one word on that
+    side) lie within a window as short as the longest M span on the other side: the others
+    cannot all overlap any M.  Only such *tight* X are candidates, which removes the many
+    matches of a repeated word at once; the rest is checked on demand (walking the objects
+    covering X's outside word up to the first that does not overlap M).
+
+    Parameters
+    ----------
+    objs : list of (t_start, t_len, r_start, r_len, stage)
+    """
+
+    def __init__(self, objs: list[Match]) -> None:
+        self.objs = objs
+        shaped = [k for k, o in enumerate(objs) if o[4] != EXACT and o[1] != o[3]]
+        self.cov_t: dict[int, list[int]] = {}  # objects covering a test / reference word
+        self.cov_r: dict[int, list[int]] = {}  # (only the words candidate X lie outside on)
+        self.by_t: dict[int, list[int]] = {}  # candidate X by test / reference word
+        self.by_r: dict[int, list[int]] = {}
+        self.ms: set[int] = set()  # objects that may orphan some X
+        self.xs: set[int] = set()  # objects that some M may orphan
+        self.xs_t: set[int] = set()
+        self.xs_r: set[int] = set()
+        self.exact: set[tuple[int, int]] = set()
+        self.m_t: dict[int, list[int]] = {}  # the M by covered test / reference word
+        self.m_r: dict[int, list[int]] = {}
+        if not shaped:
+            return
+        a = np.fromiter(chain.from_iterable(objs), np.int64, 5 * len(objs)).reshape(-1, 5)
+        ts, tl, rs, rl, stage = a.T
+        # Tight outside words: the one-word objects on a test word span at most the longest M
+        # reference span (their last starts and first ends), and the other way round.
+        long_r, long_t = int(rl[shaped].max()), int(tl[shaped].max())
+        tight_t = _tight(ts, tl, rs, rl, long_r)
+        tight_r = _tight(rs, rl, ts, tl, long_t)
+        # Candidate X by the word inside M: a tight X at a reference word is inside M's
+        # reference span only (its test word outside); at a test word, the other way round.
+        ex = (stage == EXACT) & (tl == 1) & (rl == 1)
+        cover_t = np.zeros(int((ts + tl).max()) + 1, dtype=bool)
+        cover_r = np.zeros(int((rs + rl).max()) + 1, dtype=bool)
+        for k in shaped:
+            cover_t[ts[k] : ts[k] + tl[k]] = cover_r[rs[k] : rs[k] + rl[k]] = True
+        # exact objects inside some M on both sides (alternatives to an X on their word)
+        both = ex & cover_t[ts] & cover_r[rs]
+        self.exact = set(zip(ts[both].tolist(), rs[both].tolist(), strict=True))
+        in_r = np.flatnonzero(ex & tight_t[ts] & cover_r[rs])  # X inside some M's reference span
+        in_t = np.flatnonzero(ex & tight_r[rs] & cover_t[ts])
+        for k in in_r.tolist():
+            self.by_r.setdefault(objs[k][2], []).append(k)
+        for k in in_t.tolist():
+            self.by_t.setdefault(objs[k][0], []).append(k)
+        # X by the side it may lie inside M on (each side's outside word was found tight)
+        self.xs_r, self.xs_t = set(in_r.tolist()), set(in_t.tolist())
+        self.xs = self.xs_r | self.xs_t
+        # Objects covering those X's outside words (the orphan walk), and the M covering any
+        # word (which M may orphan an X).
+        need_t = np.zeros(cover_t.size, dtype=bool)
+        need_t[ts[in_r]] = True
+        need_r = np.zeros(cover_r.size, dtype=bool)
+        need_r[rs[in_t]] = True
+        one = (tl == 1) & need_t[ts] | (rl == 1) & need_r[rs]
+        for k in np.flatnonzero(one | (tl > 1) | (rl > 1)).tolist():
+            t0, n, r0, m, _ = objs[k]
+            for x in range(t0, t0 + n):
+                if need_t[x]:
+                    self.cov_t.setdefault(x, []).append(k)
+            for x in range(r0, r0 + m):
+                if need_r[x]:
+                    self.cov_r.setdefault(x, []).append(k)
+        self.ms = {k for k in shaped if next(self.candidates(k), None) is not None}
+        for k in sorted(self.ms):
+            t0, n, r0, m, _ = objs[k]
+            for x in range(t0, t0 + n):
+                self.m_t.setdefault(x, []).append(k)
+            for x in range(r0, r0 + m):
+                self.m_r.setdefault(x, []).append(k)
+
+    def candidates(self, m: int):
+        """Tight exact objects inside M on one side only (M orphans some of them)."""
+        ts, tl, rs, rl, _ = self.objs[m]
+        for r in range(rs, rs + rl):
+            for x in self.by_r.get(r, ()):
+                if not ts <= self.objs[x][0] < ts + tl:
+                    yield x
+        for t in range(ts, ts + tl):
+            for x in self.by_t.get(t, ()):
+                if not rs <= self.objs[x][2] < rs + rl:
+                    yield x
+
+    def orphaning(self, x: int):
+        """Objects M that may orphan X (covering one of its words)."""
+        ts, _, rs, _, _ = self.objs[x]
+        yield from self.m_t.get(ts, ())
+        yield from self.m_r.get(rs, ())
+
+    def orphans(self, m: int, x: int) -> bool:
+        """True if M orphans X."""
+        mo, xo = self.objs[m], self.objs[x]
+        t_in = mo[0] <= xo[0] < mo[0] + mo[1]
+        r_in = mo[2] <= xo[2] < mo[2] + mo[3]
+        if t_in == r_in or x not in (self.xs_t if t_in else self.xs_r):
+            return False
+        if t_in:  # an exact object from X's test word to M's reference span is an alternative
+            inside = ((xo[0], r) for r in range(mo[2], mo[2] + mo[3]))
+        else:
+            inside = ((t, xo[2]) for t in range(mo[0], mo[0] + mo[1]))
+        if any(k in self.exact for k in inside):
+            return False
+        cov = self.cov_r[xo[2]] if t_in else self.cov_t[xo[0]]
+        return all(_meets(self.objs[p], mo) for p in cov)
+
+
+def _tight(side, side_len, other, other_len, width: int) -> np.ndarray:
+    """Per word of one side (positions ``side``), whether the objects one word long on that
+    side covering it have spans on the other side that all fit a window of ``width`` words
+    (their last start at most ``width - 1`` after their first end)."""
+    one = side_len == 1
+    n = int((side + side_len).max()) + 1
+    last_start = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(last_start, side[one], other[one])
+    first_end = np.full(n, n + int((other + other_len).max()), dtype=np.int64)
+    np.minimum.at(first_end, side[one], (other + other_len - 1)[one])
+    return last_start - first_end <= width - 1
+
+
+def orphan_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (M, X) where M orphans X, as positions in ``sel`` (whole pairs, grouped by pair):
+    each M-shaped object against its pair's exact one-word objects, each such hit against its
+    pair's objects (:class:`Orphans`' relation, listed)."""
+    p, st = c.pair[sel], c.stage[sel]
+    ts, tl, rs, rl = c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel]
+    none = np.zeros(0, dtype=np.int64)
+    shaped = np.flatnonzero((st != EXACT) & (tl != rl))
+    ex = np.flatnonzero((st == EXACT) & (tl == 1) & (rl == 1))
+    if shaped.size == 0 or ex.size == 0:
+        return none, none
+    lo = np.searchsorted(p[ex], p[shaped])
+    owner, at = _expand(lo, np.searchsorted(p[ex], p[shaped], side="right") - lo)
+    m, x = shaped[owner], ex[at]
+    tin = (ts[m] <= ts[x]) & (ts[x] < ts[m] + tl[m])
+    rin = (rs[m] <= rs[x]) & (rs[x] < rs[m] + rl[m])
+    hit = tin != rin
+    m, x, tin = m[hit], x[hit], tin[hit]
+    if m.size == 0:
+        return none, none
+    # every object q of the hit's pair: covering X's outside word but not overlapping M fails it
+    lo = np.searchsorted(p, p[m])
+    h, q = _expand(lo, np.searchsorted(p, p[m], side="right") - lo)
+    mh, xh = m[h], x[h]
+    on_t = (ts[q] <= ts[xh]) & (ts[xh] < ts[q] + tl[q])
+    on_r = (rs[q] <= rs[xh]) & (rs[xh] < rs[q] + rl[q])
+    covers = np.where(tin[h], on_r, on_t)
+    meets_t = (ts[q] < ts[mh] + tl[mh]) & (ts[mh] < ts[q] + tl[q])
+    meets_r = (rs[q] < rs[mh] + rl[mh]) & (rs[mh] < rs[q] + rl[q])
+    # an exact object on X's inside word lying inside M on both sides is an alternative
+    t_inside = (ts[mh] <= ts[q]) & (ts[q] < ts[mh] + tl[mh])
+    r_inside = (rs[mh] <= rs[q]) & (rs[q] < rs[mh] + rl[mh])
+    alt = (st[q] == EXACT) & (tl[q] == 1) & (rl[q] == 1) & t_inside & r_inside
+    alt &= np.where(tin[h], on_t, on_r)
+    failed = np.bincount(h[(covers & ~meets_t & ~meets_r) | alt], minlength=m.size) > 0
+    return m[~failed], x[~failed]
+
+
+def _expand(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each i, starts[i] + 0 .. counts[i] - 1: (owner i, value), grouped by i."""
+    owner = np.repeat(np.arange(counts.size), counts)
+    first = np.cumsum(counts) - counts
+    return owner, np.arange(owner.size) - first[owner] + starts[owner]
