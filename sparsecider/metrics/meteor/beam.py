@@ -89,7 +89,9 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     # Option order within each pair: reference start, stage, longer reference span, test
     # start, squarer span pair (smaller |t_len - r_len|), shorter test span.
-    idx = np.lexsort((c.tl, np.abs(c.tl - c.rl), c.ts, -c.rl, c.stage, c.rs, c.pair))
+    # (spans of at most 7 words, as the candidates' sort key assumes: one packed key)
+    key = ((c.pair * 64 + c.rs) * 4 + c.stage) * 8 + 7 - c.rl
+    idx = np.argsort(((key * 64 + c.ts) * 8 + np.abs(c.tl - c.rl)) * 8 + c.tl, kind="stable")
     pair = c.pair[idx]
     # How many objects cover each word: a pair where none shares a word keeps them all.
     width = int(max(c.tl.max(), c.rl.max()))
@@ -115,7 +117,7 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         cert = touch_t[last] <= 1
         chosen.append(_search(c, sel, cert, alone[sel]))
     out = np.concatenate(chosen)
-    return out[np.lexsort((c.ts[out], c.pair[out]))]
+    return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]
 
 
 def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -220,77 +222,111 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     walk = sel[~tail]
     by_rs = walk[np.argsort(c.rs[walk], kind="stable")]  # by position, then pair, option order
     rs_sorted = c.rs[by_rs]
-    edges = np.searchsorted(rs_sorted, np.arange(int(rs_sorted[-1]) + 2)).tolist()
+    # The walk's (position, pair) groups, made once: the objects of a pair at one position are
+    # consecutive in by_rs.  Per object of by_rs, what a step reads of it.
+    w_slot = slot_of[c.pair[by_rs]]
+    g_first = np.flatnonzero(_heads(rs_sorted * n_slots + w_slot))
+    g_n = np.diff(g_first, append=by_rs.size)
+    g_slot = w_slot[g_first]
+    g_edges = np.searchsorted(rs_sorted[g_first], np.arange(int(rs_sorted[-1]) + 2)).tolist()
+    # one dummy object at the end: a row that takes nothing points there
+    w_tmask = np.r_[tmask[by_rs], _Z]
+    w_dkey = np.r_[dkey[by_rs], 0]
+    w_start = np.r_[start_at[by_rs], 0]
+    w_obit = np.r_[obit[by_rs], _Z]
+    w_otgm = otgm[by_rs]
+    w_ocbit = ocbit[by_rs]
+    g_bits = np.bitwise_or.reduceat(w_obit[:-1], g_first)  # tracked objects of each group
     for j in range(int(rs_sorted[-1]) + 1):
-        lo, hi = edges[j], edges[j + 1]
-        if lo == hi:
+        g0, g1 = g_edges[j], g_edges[j + 1]
+        if g0 == g1:
             continue
-        block = by_rs[lo:hi]
-        bq = slot_of[c.pair[block]]
-        a_first = np.flatnonzero(_heads(bq))
-        a_n = np.diff(a_first, append=bq.size)
-        gs = bq[a_first]
-        # Each state: each object (option order) if free here, then the state itself.
+        gs = g_slot[g0:g1]
+        a_n = g_n[g0:g1]
+        # Each state: each object (option order) if free here, then the state itself.  Rows
+        # of a state are consecutive: state i of the step, option k (k == a_n: itself).
         owner, row = _expand_counts(gs * BEAM, count[gs])
-        srow, k = _expand_counts(np.zeros(row.size, dtype=np.int64), a_n[owner] + 1)
+        per = a_n[owner] + 1
+        srow = np.repeat(np.arange(owner.size), per)
+        first = np.cumsum(per) - per
+        k = np.arange(srow.size) - np.repeat(first, per)
+        is_take = np.ones(srow.size, dtype=bool)
+        is_take[first + per - 1] = False
+        obj = np.repeat(g_first[g0:g1][owner], per) + k  # index into by_rs (dummy: itself)
+        obj[~is_take] = by_rs.size
+        ok = np.repeat(((sne[row] >> 14) <= j), per) & (
+            (np.repeat(sused[row], per) & w_tmask[obj]) == 0
+        )
+        ok |= ~is_take
+        keep_rows = np.flatnonzero(ok)
+        srow, obj, is_take = srow[keep_rows], obj[keep_rows], is_take[keep_rows]
         oj = owner[srow]
         sr = row[srow]
-        is_take = k < a_n[oj]
-        gc = block[np.minimum(a_first[oj] + k, hi - lo - 1)]
-        ok = ~is_take | (((sne[sr] >> 14) <= j) & ((sused[sr] & tmask[gc]) == 0))
-        oj, sr, gc, is_take = oj[ok], sr[ok], gc[ok], is_take[ok]
         # Only what ranks the new list is gathered for every row; the rest for kept rows.
         gbase, gbits = sbase[sr], sbits[sr]
         t = np.flatnonzero(is_take)
-        tc = gc[t]
-        gbase[t] += dkey[tc] + _CHUNK * (start_at[tc] != (sne[sr[t]] & 16383))
+        tc = obj[t]
+        gbase[t] += w_dkey[tc] + _CHUNK * (w_start[tc] != (sne[sr[t]] & 16383))
         q = gs[oj]
-        contest = bool(obit[block].any())
-        if contest:
-            gbits[t] |= obit[tc]
+        # rows of each group in the new list (each has at least its states themselves), and
+        # those kept
+        cnt = np.bincount(oj, minlength=gs.size)
+        kcnt = np.minimum(cnt, BEAM)
+        # Only groups with a tracked object here can mark objects (the others' objects here
+        # have no bit, and their kept lists only lose bits, so the orphan rule has already
+        # fired for them): the checks read the rows of those groups only.
+        here = g_bits[g0:g1]
+        lg = np.flatnonzero(here)
+        if lg.size:
+            slots, hl = gs[lg], here[lg]
             # Check 1 (the new list, before sorting): an object taken here and another
             # object with the same test start anywhere in the list contest each other; a
             # multi-word object taken at an earlier step only after the sort (check 1b).
-            present = np.bitwise_or.reduceat(gbits, np.flatnonzero(_heads(oj)))
-            added = _or_by(oj[t], obit[tc], gs.size)
-            bo = np.searchsorted(gs, bq)  # each block object's group
-            here = _or_by(bo, obit[block], gs.size)
-            early = present & mw_bits[gs] & ~here
-            check1 = (added, bo, bq, obit[block], otgm[block], ocbit[block], cand_bits[bq])
+            l_owner, lrows = _expand_counts((np.cumsum(cnt) - cnt)[lg], cnt[lg])
+            lt = np.flatnonzero(is_take[lrows])
+            taken = w_obit[obj[lrows[lt]]]
+            gbits[lrows[lt]] |= taken
+            present = np.bitwise_or.reduceat(gbits[lrows], np.cumsum(cnt[lg]) - cnt[lg])
+            added = _or_by(l_owner[lt], taken, lg.size)
+            o_owner, lobj = _expand_counts(g_first[g0:g1][lg], a_n[lg])
+            early = present & mw_bits[slots] & ~hl
+            oq = slots[o_owner]
+            check1 = (added, o_owner, oq, w_obit[lobj], w_otgm[lobj], w_ocbit[lobj], cand_bits[oq])
             _check1(flagged, present & ~early, *check1)
-        keep, pos = _cut(oj, gbase, gbits, flagged[q], twin_bits[q])
-        if contest:
-            prev = flagged[gs]
+        keep, pos = _cut(oj, gbase, gbits, flagged[q], twin_bits[q], cnt)
+        if lg.size:
+            prev = flagged[slots]
             if early.any():
                 _check1(flagged, present, *check1)  # check 1b
-            kq = oj[keep]
-            kheads = np.flatnonzero(_heads(kq))
-            kpresent = np.zeros(gs.size, dtype=np.uint64)
-            kpresent[kq[kheads]] = np.bitwise_or.reduceat(gbits[keep], kheads)
+            kstart = np.cumsum(kcnt) - kcnt
+            _, krows = _expand_counts(kstart[lg], kcnt[lg])
+            kpresent = np.bitwise_or.reduceat(gbits[keep[krows]], np.cumsum(kcnt[lg]) - kcnt[lg])
             # The orphan rule: M and an object it orphans both in the kept list.
-            lo = np.searchsorted(o_slot, gs)
-            g, r = _expand_counts(lo, np.searchsorted(o_slot, gs, side="right") - lo)
+            lo = np.searchsorted(o_slot, slots)
+            g, r = _expand_counts(lo, np.searchsorted(o_slot, slots, side="right") - lo)
             on = ((kpresent[g] & o_mbit[r]) != 0) & ((kpresent[g] & o_xbit[r]) != 0)
             if on.any():
-                np.bitwise_or.at(flagged, gs[g[on]], o_mbit[r[on]])
+                np.bitwise_or.at(flagged, slots[g[on]], o_mbit[r[on]])
             # Check 2 (the kept list): objects of this reference start kept together.
-            mine = kpresent & here
+            mine = kpresent & hl
             two = np.bitwise_count(mine) > 1
-            flagged[gs[two]] |= mine[two] & cand_bits[gs[two]]
-            changed = flagged[gs] != prev
+            flagged[slots[two]] |= mine[two] & cand_bits[slots[two]]
+            changed = flagged[slots] != prev
             if changed.any():
                 # re-rank the kept rows of the groups whose marks changed (each group's rows
                 # keep their places 0 .. n - 1, in the new order)
-                sub = np.flatnonzero(changed[kq])
+                moved = lg[changed]
+                _, sub = _expand_counts(kstart[moved], kcnt[moved])
                 rows = keep[sub]
-                g2 = gs[kq[sub]]
-                again, _ = _cut(kq[sub], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
+                g2 = q[rows]
+                again, _ = _cut(oj[rows], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
                 keep[sub] = rows[again]
-        ks, kc = sr[keep], gc[keep]
+        ks = sr[keep]
         kused, kne, knode = sused[ks], sne[ks], snode[ks]
         tpos = np.flatnonzero(is_take[keep])
-        c2 = kc[tpos]
-        kused[tpos] |= tmask[c2]
+        c1 = obj[keep[tpos]]
+        c2 = by_rs[c1]
+        kused[tpos] |= w_tmask[c1]
         kne[tpos] = ((j + c.rl[c2]) << 14) + end_at[c2]
         # New nodes for the kept children.
         node_c.append(c2)
@@ -300,7 +336,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         dest = q[keep] * BEAM + pos
         sbase[dest], sbits[dest], sused[dest] = gbase[keep], gbits[keep], kused
         sne[dest], snode[dest] = kne, knode
-        count[gs] = np.bincount(oj[keep], minlength=gs.size)
+        count[gs] = kcnt
     # The first state of each pair is its answer (the lists are kept sorted); with a tail,
     # the first state that ranks best with the tail's first object added (only whether that
     # object extends the state's last chunk differs between states).
@@ -339,18 +375,27 @@ def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> No
 
 
 def _cut(
-    group: np.ndarray, base: np.ndarray, bits: np.ndarray, flagged: np.ndarray, twin: np.ndarray
+    group: np.ndarray,
+    base: np.ndarray,
+    bits: np.ndarray,
+    flagged: np.ndarray,
+    twin: np.ndarray,
+    sizes: np.ndarray | None = None,
 ):
     """Rows kept (the first BEAM of each group, stably sorted by rank) and their places.
 
     ``group`` is non-decreasing (rows come grouped), so the sorted rows' groups are ``group``
-    itself and each row's place is its distance from its group's first row.
+    itself and each row's place is its distance from its group's first row.  ``sizes``: the
+    rows of each group 0, 1, ... (every group has rows), when known.
     """
     rank = _rank(base, bits, flagged, twin)
     order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
     at = np.arange(group.size)
-    pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
-    kept = pos < BEAM
+    if sizes is None:
+        pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
+    else:
+        pos = at - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    kept = np.flatnonzero(pos < BEAM)
     return order[kept], pos[kept]
 
 
