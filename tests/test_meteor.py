@@ -6,6 +6,7 @@ The jar-derived fixtures are exercised in ``test_meteor_jar.py``.
 from __future__ import annotations
 
 import gzip
+import json
 import shutil
 
 import numpy as np
@@ -187,6 +188,33 @@ def test_cache_build_load_and_rebuild(tmp_path, monkeypatch, capsys):
     (path / "meta.json").unlink()  # an unfinished folder: rebuilt in its place
     cache.load_or_build(src, sums)
     assert (path / "meta.json").is_file() and len(list(path.parent.iterdir())) == 1
+
+
+def test_cache_build_removes_older_formats_only(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    npz = folder / "meteor-1.5-en-0123456789abcdef.npz"  # formats 1-4: one file
+    npz.write_bytes(b"PK old")
+    five = folder / "meteor-1.5-en-fedcba9876543210"  # format 5: a folder
+    five.mkdir()
+    (five / "meta.json").write_text('{"format": 5, "key": "x"}')
+    other = folder / "meteor-1.5-en-00000000000000aa"  # this format, other sources: kept
+    other.mkdir()
+    (other / "meta.json").write_text(json.dumps({"format": cache.FORMAT, "key": "y"}))
+    unfinished = folder / "meteor-1.5-en-00000000000000bb"  # no meta.json: kept
+    unfinished.mkdir()
+    keep = [folder / n for n in ("meteor-1.5-en-notes.npz", "mine.npz", "meteor-1.5-en-0123.npz")]
+    for f in keep:
+        f.write_bytes(b"user file")
+    src = _small_sources(tmp_path)
+    cache.load_or_build(src, src.checksums())
+    left = sorted(p.name for p in folder.iterdir())
+    want = [cache.cache_path(src.checksums()).name, other.name, unfinished.name]
+    assert left == sorted(want + [f.name for f in keep])
+    err = capsys.readouterr().err
+    assert "removed 2 METEOR cache entries of an older format" in err
+    assert npz.name in err and five.name in err
 
 
 def test_cache_rejects_tampered_arrays(tmp_path, monkeypatch, capsys):

@@ -6,7 +6,8 @@ files, so a changed pycocoevalcap gets a new cache.  The arrays are memory-mappe
 (read-only), not read: a process pays only for the pages it touches, and processes
 share them.  The loader trusts nothing: it checks every array's name, dtype and
 shape, their consistency, and a SHA-256 of their bytes recorded in ``meta.json``;
-a damaged or truncated cache is rebuilt with a message on standard error.
+a damaged or truncated cache is rebuilt with a message on standard error.  A build
+removes the entries of earlier cache formats (named on standard error).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -30,6 +32,8 @@ from .paraphrase import BUCKET_BITS, FILTER_BITS, MAX_PHRASE, build_arrays
 __all__ = ["cache_dir", "cache_path", "load_or_build"]
 
 FORMAT = 6
+# A cache entry's name; formats 1-4 were one ``.npz`` file, 5 on a folder (``cache_path``).
+_ENTRY = re.compile(r"meteor-1\.5-en-[0-9a-f]{16}(\.npz)?")
 _SHAPES = {  # name -> (allowed dtypes, number of dimensions)
     "vocab": (("uint8",), 1),
     "stems": (("uint8",), 1),
@@ -169,7 +173,32 @@ def _build(sources: Sources, key: str, path: Path) -> dict[str, np.ndarray]:
         _say(f"could not write the METEOR cache {path} ({e}); it will be rebuilt next time")
     else:
         _say(f"METEOR paraphrase index cached in {path} ({time.perf_counter() - t0:.0f} s)")
+        _remove_old_formats(path.parent)
     return arrays
+
+
+def _remove_old_formats(folder: Path) -> None:
+    """Delete the cache entries of earlier formats, which no version of this code reads: the
+    ``.npz`` files of formats 1-4 and folders whose ``meta.json`` names an older format.
+    Entries of this format built from other sources (another pycocoevalcap) are kept."""
+    gone = []
+    for entry in sorted(folder.iterdir()):
+        if not _ENTRY.fullmatch(entry.name):
+            continue
+        if entry.suffix == ".npz":
+            if entry.is_file():
+                entry.unlink(missing_ok=True)
+                gone.append(entry.name)
+            continue
+        try:
+            old = json.loads((entry / "meta.json").read_text(encoding="utf-8"))["format"] < FORMAT
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # unfinished, or not ours to judge: kept
+        if old:
+            shutil.rmtree(entry, ignore_errors=True)
+            gone.append(entry.name)
+    if gone:
+        _say(f"removed {len(gone)} METEOR cache entries of an older format from {folder}: {gone}")
 
 
 def _write(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
