@@ -25,6 +25,7 @@ __all__ = [
     "Words",
     "candidates_of_pairs",
     "caption_table",
+    "expand_ranges",
 ]
 
 #: Longest caption (tokens) the array path handles; longer ones take the per-pair path.
@@ -203,7 +204,7 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     seen[tok] = True
     here = np.flatnonzero(seen)
     so = w["syn_off"]
-    pt, pi = _expand(so[here], so[here + 1] - so[here])
+    pt, pi = expand_ranges(so[here], so[here + 1] - so[here])
     syn_keys = _synonym_pairs(here[pt], w["syn"][pi], n_types)
     # Paraphrase phrases of every caption, in one vectorised lookup.
     ends = np.repeat(off[1:], lens)
@@ -245,8 +246,9 @@ def _synonym_pairs(types: np.ndarray, synsets: np.ndarray, n_types: int) -> np.n
     return (a * n_types + b)[a != b]
 
 
-def _expand(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each i, the indices starts[i] .. starts[i] + sizes[i] - 1: (owner i, index)."""
+def expand_ranges(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each i, the indices starts[i] .. starts[i] + sizes[i] - 1: (owner i, index),
+    grouped by i."""
     owner = np.repeat(np.arange(sizes.size), sizes)
     first = np.cumsum(sizes) - sizes
     idx = np.arange(owner.size) - first[owner] + starts[owner]
@@ -271,7 +273,7 @@ def _join(left: np.ndarray, right: np.ndarray | tuple) -> tuple[np.ndarray, np.n
     at = np.searchsorted(uniq, left)
     at[at == uniq.size] = 0
     n = np.where(uniq[at] == left, size[at], 0)
-    li, pos = _expand(head[at], n)
+    li, pos = expand_ranges(head[at], n)
     return li, order[pos]
 
 
@@ -303,14 +305,14 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     some word's synonym only.
     """
     off = tab.off
-    pt, i_all = _expand(np.zeros(hyp.size, np.int64), off[hyp + 1] - off[hyp])
-    pr, j_all = _expand(np.zeros(ref.size, np.int64), off[ref + 1] - off[ref])
+    pt, i_all = expand_ranges(np.zeros(hyp.size, np.int64), off[hyp + 1] - off[hyp])
+    pr, j_all = expand_ranges(np.zeros(ref.size, np.int64), off[ref + 1] - off[ref])
     ti = off[hyp][pt] + i_all
     rj = off[ref][pr] + j_all
     n_stems = int(tab.stem.max()) + 1 if tab.stem.size else 1
     new_seg = np.r_[True, seg[1:] != seg[:-1]]
     s_hyp = hyp[new_seg]
-    sh, si = _expand(np.zeros(s_hyp.size, np.int64), off[s_hyp + 1] - off[s_hyp])
+    sh, si = expand_ranges(np.zeros(s_hyp.size, np.int64), off[s_hyp + 1] - off[s_hyp])
     sti = off[s_hyp][sh] + si
     li, ri = _join(
         sh * n_stems + tab.stem[sti], (np.cumsum(new_seg) - 1)[pr] * n_stems + tab.stem[rj]
@@ -331,7 +333,7 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     rs_ = np.flatnonzero(target[b_all] & ((hyp_bits[hyp][pr] & bit[rj]) != 0))
     ms = np.bincount(pt[ts_], minlength=hyp.size)
     ns = np.bincount(pr[rs_], minlength=ref.size)
-    p, k = _expand(np.zeros(hyp.size, np.int64), ms * ns)
+    p, k = expand_ranges(np.zeros(hyp.size, np.int64), ms * ns)
     ii = k // ns[p]
     tt = ts_[(np.cumsum(ms) - ms)[p] + ii]
     rr = rs_[(np.cumsum(ns) - ns)[p] + k - ii * ns[p]]
@@ -387,9 +389,9 @@ def _paraphrase(
     first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
     s_hyp = hyp[first]
     s_of_pair = np.cumsum(np.r_[True, seg[1:] != seg[:-1]]) - 1
-    pr, ro = _expand(tab.occ_off[ref], tab.occ_off[ref + 1] - tab.occ_off[ref])
+    pr, ro = expand_ranges(tab.occ_off[ref], tab.occ_off[ref + 1] - tab.occ_off[ref])
     right = _keyed(s_of_pair[pr] * n_phr + tab.occ_pid[ro])
-    sh, ho = _expand(tab.occ_off[s_hyp], tab.occ_off[s_hyp + 1] - tab.occ_off[s_hyp])
+    sh, ho = expand_ranges(tab.occ_off[s_hyp], tab.occ_off[s_hyp + 1] - tab.occ_off[s_hyp])
     hp = tab.occ_pid[ho]
     # Only partners occurring in some reference of the chunk can match (a flag per table phrase).
     present = np.zeros(n_phr, dtype=bool)
@@ -410,12 +412,12 @@ def _paraphrase(
         # Partners of each distinct hypothesis phrase, then those of each occurrence.
         indptr, partner = arrays[f"{side}_indptr"], arrays[f"{side}_partner"]
         lo = indptr[uniq]
-        uo, ui = _expand(lo, indptr[uniq + 1] - lo)
+        uo, ui = expand_ranges(lo, indptr[uniq + 1] - lo)
         q = partner[ui].astype(np.int64)
         ok = present[q]
         uo, q = uo[ok], q[ok]
         u_off = np.searchsorted(uo, np.arange(uniq.size + 1))
-        xo, xi = _expand(u_off[which], u_off[which + 1] - u_off[which])
+        xo, xi = expand_ranges(u_off[which], u_off[which + 1] - u_off[which])
         qb = _phrase_bit(q)[xi]
         maybe = (seg_bits[sh[xo] * 4 + (qb >> 6)] >> (qb & 63).astype(np.uint64)) & np.uint64(1)
         keep = np.flatnonzero(maybe)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .align import BEAM, align
-from .batch import Candidates
+from .batch import Candidates, expand_ranges
 from .matchers import EXACT
 from .orphans import orphan_pairs
 
@@ -42,13 +42,6 @@ def _heads(x: np.ndarray) -> np.ndarray:
     out = np.ones(x.size, dtype=bool)
     out[1:] = x[1:] != x[:-1]
     return out
-
-
-def _expand_counts(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each i, starts[i] + 0 .. counts[i] - 1: (owner i, value), grouped by i."""
-    owner = np.repeat(np.arange(counts.size), counts)
-    first = np.cumsum(counts) - counts
-    return owner, np.arange(owner.size) - first[owner] + starts[owner]
 
 
 def _or_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
@@ -245,7 +238,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         a_n = g_n[g0:g1]
         # Each state: each object (option order) if free here, then the state itself.  Rows
         # of a state are consecutive: state i of the step, option k (k == a_n: itself).
-        owner, row = _expand_counts(gs * BEAM, count[gs])
+        owner, row = expand_ranges(gs * BEAM, count[gs])
         per = a_n[owner] + 1
         srow = np.repeat(np.arange(owner.size), per)
         first = np.cumsum(per) - per
@@ -282,13 +275,13 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             # Check 1 (the new list, before sorting): an object taken here and another
             # object with the same test start anywhere in the list contest each other; a
             # multi-word object taken at an earlier step only after the sort (check 1b).
-            l_owner, lrows = _expand_counts((np.cumsum(cnt) - cnt)[lg], cnt[lg])
+            l_owner, lrows = expand_ranges((np.cumsum(cnt) - cnt)[lg], cnt[lg])
             lt = np.flatnonzero(is_take[lrows])
             taken = w_obit[obj[lrows[lt]]]
             gbits[lrows[lt]] |= taken
             present = np.bitwise_or.reduceat(gbits[lrows], np.cumsum(cnt[lg]) - cnt[lg])
             added = _or_by(l_owner[lt], taken, lg.size)
-            o_owner, lobj = _expand_counts(g_first[g0:g1][lg], a_n[lg])
+            o_owner, lobj = expand_ranges(g_first[g0:g1][lg], a_n[lg])
             early = present & mw_bits[slots] & ~hl
             oq = slots[o_owner]
             check1 = (added, o_owner, oq, w_obit[lobj], w_otgm[lobj], w_ocbit[lobj], cand_bits[oq])
@@ -299,11 +292,11 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             if early.any():
                 _check1(flagged, present, *check1)  # check 1b
             kstart = np.cumsum(kcnt) - kcnt
-            _, krows = _expand_counts(kstart[lg], kcnt[lg])
+            _, krows = expand_ranges(kstart[lg], kcnt[lg])
             kpresent = np.bitwise_or.reduceat(gbits[keep[krows]], np.cumsum(kcnt[lg]) - kcnt[lg])
             # The orphan rule: M and an object it orphans both in the kept list.
             lo = np.searchsorted(o_slot, slots)
-            g, r = _expand_counts(lo, np.searchsorted(o_slot, slots, side="right") - lo)
+            g, r = expand_ranges(lo, np.searchsorted(o_slot, slots, side="right") - lo)
             on = ((kpresent[g] & o_mbit[r]) != 0) & ((kpresent[g] & o_xbit[r]) != 0)
             if on.any():
                 np.bitwise_or.at(flagged, slots[g[on]], o_mbit[r[on]])
@@ -316,7 +309,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
                 # re-rank the kept rows of the groups whose marks changed (each group's rows
                 # keep their places 0 .. n - 1, in the new order)
                 moved = lg[changed]
-                _, sub = _expand_counts(kstart[moved], kcnt[moved])
+                _, sub = expand_ranges(kstart[moved], kcnt[moved])
                 rows = keep[sub]
                 g2 = q[rows]
                 again, _ = _cut(oj[rows], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
@@ -346,7 +339,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         tq = slot_of[c.pair[tail]]
         h = _heads(tq)
         o1, q1 = tail[h], tq[h]
-        owner, row = _expand_counts(q1 * BEAM, count[q1])
+        owner, row = expand_ranges(q1 * BEAM, count[q1])
         rank = _rank(sbase[row], sbits[row], flagged[q1[owner]], twin_bits[q1[owner]])
         rank += _CHUNK * (start_at[o1[owner]] != (sne[row] & 16383))
         order = np.argsort((owner << _PAIR_SHIFT) + rank, kind="stable")

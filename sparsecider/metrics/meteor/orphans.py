@@ -19,7 +19,7 @@ from itertools import chain
 
 import numpy as np
 
-from .batch import Candidates
+from .batch import Candidates, expand_ranges
 from .matchers import EXACT
 
 __all__ = ["Orphans", "orphan_pairs"]
@@ -172,7 +172,7 @@ def orphan_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray
     if shaped.size == 0 or ex.size == 0:
         return none, none
     lo = np.searchsorted(p[ex], p[shaped])
-    owner, at = _expand(lo, np.searchsorted(p[ex], p[shaped], side="right") - lo)
+    owner, at = expand_ranges(lo, np.searchsorted(p[ex], p[shaped], side="right") - lo)
     m, x = shaped[owner], ex[at]
     tin = (ts[m] <= ts[x]) & (ts[x] < ts[m] + tl[m])
     rin = (rs[m] <= rs[x]) & (rs[x] < rs[m] + rl[m])
@@ -182,7 +182,7 @@ def orphan_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray
         return none, none
     # every object q of the hit's pair: covering X's outside word but not overlapping M fails it
     lo = np.searchsorted(p, p[m])
-    h, q = _expand(lo, np.searchsorted(p, p[m], side="right") - lo)
+    h, q = expand_ranges(lo, np.searchsorted(p, p[m], side="right") - lo)
     mh, xh = m[h], x[h]
     on_t = (ts[q] <= ts[xh]) & (ts[xh] < ts[q] + tl[q])
     on_r = (rs[q] <= rs[xh]) & (rs[xh] < rs[q] + rl[q])
@@ -196,10 +196,3 @@ def orphan_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray
     alt &= np.where(tin[h], on_t, on_r)
     failed = np.bincount(h[(covers & ~meets_t & ~meets_r) | alt], minlength=m.size) > 0
     return m[~failed], x[~failed]
-
-
-def _expand(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each i, starts[i] + 0 .. counts[i] - 1: (owner i, value), grouped by i."""
-    owner = np.repeat(np.arange(counts.size), counts)
-    first = np.cumsum(counts) - counts
-    return owner, np.arange(owner.size) - first[owner] + starts[owner]
