@@ -155,16 +155,14 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
     flagged: set[int] = set()
     ft: set[int] = set()
 
-    def flag(k: int) -> None:
-        if can[k]:
-            flagged.add(k)
-            if k in twin:
-                ft.add(k)
-
-    def orphan(m: int) -> None:
+    def orphan(m: int) -> None:  # contested by the orphan rule (any M-shaped object)
         flagged.add(m)
         if m in twin:
             ft.add(m)
+
+    def flag(k: int) -> None:  # contested by a rival (one-word non-exact objects only)
+        if can[k]:
+            orphan(k)
 
     # A state: (base rank, its tracked objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs
