@@ -53,6 +53,12 @@ def _or_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
+def _ranges(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~.batch.expand_ranges` with one repeat fewer (it runs on every row of a step)."""
+    owner = np.repeat(np.arange(sizes.size), sizes)
+    return owner, np.arange(owner.size) + np.repeat(starts - np.cumsum(sizes) + sizes, sizes)
+
+
 def _group_or(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     """For each row, the OR of ``values`` over the rows with the same key."""
     order = np.argsort(keys, kind="stable")
@@ -200,6 +206,8 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     # States: slot q holds count[q] states in rows q * BEAM ..., in beam order.
     rows = n_slots * BEAM
     sbase = np.full(rows, _BASE0, dtype=np.int64)
+    # each state's rank under its pair's current marks (kept so as marks change)
+    srank = np.full(rows, (128 << 24) + _BASE0, dtype=np.int64)
     sbits = np.zeros(rows, dtype=np.uint64)
     sused = np.zeros(rows, dtype=np.uint64)
     # next free reference position << 14, plus the packed end of the last match (0: none)
@@ -208,62 +216,69 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     count = np.ones(n_slots, dtype=np.int64)
     node_c: list[np.ndarray] = []
     node_parent: list[np.ndarray] = []
-    n_nodes = 0
     last_shared = np.full(n_slots, -1, dtype=np.int64)
     np.maximum.at(last_shared, slot_of[p_all[~alone]], c.rs[sel[~alone]])
     tail = alone & (c.rs[sel] > last_shared[slot_of[p_all]])
     walk = sel[~tail]
-    by_rs = walk[np.argsort(c.rs[walk], kind="stable")]  # by position, then pair, option order
-    rs_sorted = c.rs[by_rs]
-    # The walk's (position, pair) groups, made once: the objects of a pair at one position are
-    # consecutive in by_rs.  Per object of by_rs, what a step reads of it.
-    w_slot = slot_of[c.pair[by_rs]]
-    g_first = np.flatnonzero(_heads(rs_sorted * n_slots + w_slot))
-    g_n = np.diff(g_first, append=by_rs.size)
+    # The walk's (pair, position) groups, made once: the objects of a pair at one reference
+    # position (walk is in option order, so by pair and position).  A step reads and writes
+    # only its pairs' states, so step k walks each pair's k-th position with objects: fewer
+    # steps than positions, each with more rows.
+    w_slot = slot_of[c.pair[walk]]
+    g_first = np.flatnonzero(_heads(w_slot * 64 + c.rs[walk]))
+    g_n = np.diff(g_first, append=walk.size)
     g_slot = w_slot[g_first]
-    g_edges = np.searchsorted(rs_sorted[g_first], np.arange(int(rs_sorted[-1]) + 2)).tolist()
-    # one dummy object at the end: a row that takes nothing points there
-    w_tmask = np.r_[tmask[by_rs], _Z]
-    w_dkey = np.r_[dkey[by_rs], 0]
-    w_start = np.r_[start_at[by_rs], 0]
-    w_obit = np.r_[obit[by_rs], _Z]
-    w_otgm = otgm[by_rs]
-    w_ocbit = ocbit[by_rs]
-    g_bits = np.bitwise_or.reduceat(w_obit[:-1], g_first)  # tracked objects of each group
-    for j in range(int(rs_sorted[-1]) + 1):
-        g0, g1 = g_edges[j], g_edges[j + 1]
-        if g0 == g1:
-            continue
-        gs = g_slot[g0:g1]
-        a_n = g_n[g0:g1]
-        # Each state: each object (option order) if free here, then the state itself.  Rows
-        # of a state are consecutive: state i of the step, option k (k == a_n: itself).
-        owner, row = expand_ranges(gs * BEAM, count[gs])
-        per = a_n[owner] + 1
-        srow = np.repeat(np.arange(owner.size), per)
-        first = np.cumsum(per) - per
-        k = np.arange(srow.size) - np.repeat(first, per)
-        is_take = np.ones(srow.size, dtype=bool)
-        is_take[first + per - 1] = False
-        obj = np.repeat(g_first[g0:g1][owner], per) + k  # index into by_rs (dummy: itself)
-        obj[~is_take] = by_rs.size
-        ok = np.repeat(((sne[row] >> 14) <= j), per) & (
-            (np.repeat(sused[row], per) & w_tmask[obj]) == 0
-        )
-        ok |= ~is_take
-        keep_rows = np.flatnonzero(ok)
-        srow, obj, is_take = srow[keep_rows], obj[keep_rows], is_take[keep_rows]
-        oj = owner[srow]
-        sr = row[srow]
-        # Only what ranks the new list is gathered for every row; the rest for kept rows.
-        gbase, gbits = sbase[sr], sbits[sr]
-        t = np.flatnonzero(is_take)
-        tc = obj[t]
-        gbase[t] += w_dkey[tc] + _CHUNK * (w_start[tc] != (sne[sr[t]] & 16383))
-        q = gs[oj]
-        # rows of each group in the new list (each has at least its states themselves), and
-        # those kept
-        cnt = np.bincount(oj, minlength=gs.size)
+    at = np.arange(g_first.size)
+    g_k = at - np.maximum.accumulate(np.where(_heads(g_slot), at, 0))
+    order = np.argsort(g_k * n_slots + g_slot, kind="stable")
+    w_obj = walk[_ranges(g_first[order], g_n[order])[1]]  # by step, then pair, option order
+    g_n, g_slot, g_k = g_n[order], g_slot[order], g_k[order]
+    g_first = np.cumsum(g_n) - g_n
+    w_rs = c.rs[w_obj]
+    g_j = w_rs[g_first]  # the group's reference position
+    g_edges = np.searchsorted(g_k, np.arange(int(g_k[-1]) + 2)).tolist()
+    # per object of the walk, what a step reads of it
+    w_tmask = tmask[w_obj]
+    w_dkey = dkey[w_obj]
+    w_start = start_at[w_obj]
+    w_obit = obit[w_obj]
+    w_otgm = otgm[w_obj]
+    w_ocbit = ocbit[w_obj]
+    w_ne = ((w_rs + c.rl[w_obj]) << 14) + end_at[w_obj]
+    g_bits = np.bitwise_or.reduceat(w_obit, g_first)  # tracked objects of each group
+    # A new list's row as one int64 key: group, rank (< 2**32: at most 64 matches and
+    # chunks), the state's place, the option's number in its group (all ones: the state
+    # itself).  Sorted, each group's first BEAM keys are the kept list in the order of
+    # align.py's stable sort of rows made state by state, options before the state itself.
+    kb = int(g_n.max()).bit_length()
+    kself = (1 << kb) - 1
+    low = (BEAM - 1).bit_length() + kb
+    block = 1 << (63 - 32 - low)  # groups per key range
+    n_nodes = 0
+
+    def step(g0: int, g1: int) -> None:
+        nonlocal n_nodes
+        gs, a_n, gf = g_slot[g0:g1], g_n[g0:g1], g_first[g0:g1]
+        cg = count[gs]
+        # the states: group, stored row, place in the list
+        owner, row = _ranges(gs * BEAM, cg)
+        at = row - (gs * BEAM)[owner]
+        ne = sne[row]
+        # each state's takes: the objects of its group whose words are free (a state whose
+        # last match reaches past j takes nothing here)
+        used = np.where((ne >> 14) > g_j[g0:g1][owner], ~_Z, sused[row])
+        tstate, obj = _ranges(gf[owner], a_n[owner])
+        ok = np.flatnonzero((used[tstate] & w_tmask[obj]) == 0)
+        tstate, obj = tstate[ok], obj[ok]
+        d = w_dkey[obj] + _CHUNK * (w_start[obj] != (ne[tstate] & 16383))
+        sk = (owner << (32 + low)) + (at << kb)
+        srk = srank[row]
+        # a take ranks as its state plus one uncontested match (marks unchanged so far; the
+        # groups whose marks check 1 changes are ranked again below)
+        skey = sk + (srk << low) + kself
+        tkey = (sk - gf[owner])[tstate] + obj + ((srk[tstate] + d - (1 << 24)) << low)
+        tcnt = np.bincount(owner[tstate], minlength=gs.size)
+        cnt = cg + tcnt
         kcnt = np.minimum(cnt, BEAM)
         # Only groups with a tracked object here can mark objects (the others' objects here
         # have no bit, and their kept lists only lose bits, so the orphan rule has already
@@ -275,28 +290,62 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             # Check 1 (the new list, before sorting): an object taken here and another
             # object with the same test start anywhere in the list contest each other; a
             # multi-word object taken at an earlier step only after the sort (check 1b).
-            l_owner, lrows = expand_ranges((np.cumsum(cnt) - cnt)[lg], cnt[lg])
-            lt = np.flatnonzero(is_take[lrows])
-            taken = w_obit[obj[lrows[lt]]]
-            gbits[lrows[lt]] |= taken
-            present = np.bitwise_or.reduceat(gbits[lrows], np.cumsum(cnt[lg]) - cnt[lg])
-            added = _or_by(l_owner[lt], taken, lg.size)
-            o_owner, lobj = expand_ranges(g_first[g0:g1][lg], a_n[lg])
+            scum, tcum = np.cumsum(cg) - cg, np.cumsum(tcnt) - tcnt
+            _, ls = _ranges(scum[lg], cg[lg])
+            lt_owner, lt = _ranges(tcum[lg], tcnt[lg])
+            taken = w_obit[obj[lt]]
+            added = _or_by(lt_owner, taken, lg.size)
+            present = np.bitwise_or.reduceat(sbits[row[ls]], np.cumsum(cg[lg]) - cg[lg]) | added
+            o_owner, lobj = _ranges(gf[lg], a_n[lg])
             early = present & mw_bits[slots] & ~hl
             oq = slots[o_owner]
             check1 = (added, o_owner, oq, w_obit[lobj], w_otgm[lobj], w_ocbit[lobj], cand_bits[oq])
+            prev = flagged[slots]
             _check1(flagged, present & ~early, *check1)
-        keep, pos = _cut(oj, gbase, gbits, flagged[q], twin_bits[q], cnt)
+            ch = lg[flagged[slots] != prev]
+            if ch.size:
+                # ranks of the states and takes of groups with new marks, from their keys
+                so, s = _ranges(scum[ch], cg[ch])
+                q = gs[ch][so]
+                r = row[s]
+                rank = _rank(sbase[r], sbits[r], flagged[q], twin_bits[q])
+                skey[s] = sk[s] + (rank << low) + kself
+                to, t = _ranges(tcum[ch], tcnt[ch])
+                q, r, o = gs[ch][to], row[tstate[t]], obj[t]
+                rank = _rank(sbase[r] + d[t], sbits[r] | w_obit[o], flagged[q], twin_bits[q])
+                tkey[t] = (sk - gf[owner])[tstate[t]] + o + (rank << low)
+        keys = np.concatenate((skey, tkey))
+        keys.sort(kind="stable")
+        kg, pos = _ranges(np.zeros_like(kcnt), kcnt)
+        kk = keys[pos + np.repeat(np.cumsum(cnt) - cnt, kcnt)]
+        krank = (kk >> low) & 0xFFFFFFFF
+        kopt = kk & kself
+        dest = (gs * BEAM)[kg]
+        parent = dest + ((kk >> kb) & ((1 << (low - kb)) - 1))
+        dest += pos
+        kbase, kbits, kused = sbase[parent], sbits[parent], sused[parent]
+        kne, knode = sne[parent], snode[parent]
+        tpos = np.flatnonzero(kopt != kself)
+        c1 = gf[kg[tpos]] + kopt[tpos]
+        kbase[tpos] += w_dkey[c1] + _CHUNK * (w_start[c1] != (kne[tpos] & 16383))
+        kbits[tpos] |= w_obit[c1]
+        kused[tpos] |= w_tmask[c1]
+        kne[tpos] = w_ne[c1]
+        # New nodes for the kept children.
+        node_c.append(c1)
+        node_parent.append(knode[tpos])
+        knode[tpos] = np.arange(n_nodes, n_nodes + tpos.size)
+        n_nodes += tpos.size
         if lg.size:
             prev = flagged[slots]
             if early.any():
                 _check1(flagged, present, *check1)  # check 1b
             kstart = np.cumsum(kcnt) - kcnt
-            _, krows = expand_ranges(kstart[lg], kcnt[lg])
-            kpresent = np.bitwise_or.reduceat(gbits[keep[krows]], np.cumsum(kcnt[lg]) - kcnt[lg])
+            _, krows = _ranges(kstart[lg], kcnt[lg])
+            kpresent = np.bitwise_or.reduceat(kbits[krows], np.cumsum(kcnt[lg]) - kcnt[lg])
             # The orphan rule: M and an object it orphans both in the kept list.
             lo = np.searchsorted(o_slot, slots)
-            g, r = expand_ranges(lo, np.searchsorted(o_slot, slots, side="right") - lo)
+            g, r = _ranges(lo, np.searchsorted(o_slot, slots, side="right") - lo)
             on = ((kpresent[g] & o_mbit[r]) != 0) & ((kpresent[g] & o_xbit[r]) != 0)
             if on.any():
                 np.bitwise_or.at(flagged, slots[g[on]], o_mbit[r[on]])
@@ -309,27 +358,17 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
                 # re-rank the kept rows of the groups whose marks changed (each group's rows
                 # keep their places 0 .. n - 1, in the new order)
                 moved = lg[changed]
-                _, sub = expand_ranges(kstart[moved], kcnt[moved])
-                rows = keep[sub]
-                g2 = q[rows]
-                again, _ = _cut(oj[rows], gbase[rows], gbits[rows], flagged[g2], twin_bits[g2])
-                keep[sub] = rows[again]
-        ks = sr[keep]
-        kused, kne, knode = sused[ks], sne[ks], snode[ks]
-        tpos = np.flatnonzero(is_take[keep])
-        c1 = obj[keep[tpos]]
-        c2 = by_rs[c1]
-        kused[tpos] |= w_tmask[c1]
-        kne[tpos] = ((j + c.rl[c2]) << 14) + end_at[c2]
-        # New nodes for the kept children.
-        node_c.append(c2)
-        node_parent.append(knode[tpos])
-        knode[tpos] = np.arange(n_nodes, n_nodes + tpos.size)
-        n_nodes += tpos.size
-        dest = q[keep] * BEAM + pos
-        sbase[dest], sbits[dest], sused[dest] = gbase[keep], gbits[keep], kused
-        sne[dest], snode[dest] = kne, knode
+                mo, sub = _ranges(kstart[moved], kcnt[moved])
+                q = gs[moved][mo]
+                krank[sub] = _rank(kbase[sub], kbits[sub], flagged[q], twin_bits[q])
+                dest[sub[np.argsort((mo << _PAIR_SHIFT) + krank[sub], kind="stable")]] = dest[sub]
+        sbase[dest], sbits[dest], sused[dest] = kbase, kbits, kused
+        sne[dest], snode[dest], srank[dest] = kne, knode, krank
         count[gs] = kcnt
+
+    for k in range(len(g_edges) - 1):
+        for b0 in range(g_edges[k], g_edges[k + 1], block):
+            step(b0, min(b0 + block, g_edges[k + 1]))
     # The first state of each pair is its answer (the lists are kept sorted); with a tail,
     # the first state that ranks best with the tail's first object added (only whether that
     # object extends the state's last chunk differs between states).
@@ -340,8 +379,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         h = _heads(tq)
         o1, q1 = tail[h], tq[h]
         owner, row = expand_ranges(q1 * BEAM, count[q1])
-        rank = _rank(sbase[row], sbits[row], flagged[q1[owner]], twin_bits[q1[owner]])
-        rank += _CHUNK * (start_at[o1[owner]] != (sne[row] & 16383))
+        rank = srank[row] + _CHUNK * (start_at[o1[owner]] != (sne[row] & 16383))
         order = np.argsort((owner << _PAIR_SHIFT) + rank, kind="stable")
         best[q1] = row[order[_heads(owner[order])]]
         out.append(tail)
@@ -350,7 +388,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
     node = node[node >= 0]
     while node.size:
-        out.append(nc_arr[node])
+        out.append(w_obj[nc_arr[node]])
         node = np_arr[node]
         node = node[node >= 0]
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
