@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch import Candidates, CaptionTable
-from .stats import ALPHA, BETA, DELTA, GAMMA, N_STATS, WEIGHTS, segment_scores
+from .batch import Candidates, CaptionTable, expand_ranges
+from .stats import ALPHA, BETA, DELTA, GAMMA, N_STATS, WEIGHTS
 
 __all__ = ["alignment_statistics", "multi_word_bounds", "one_word_bounds", "score_bounds"]
+
+# The module weights' distinct values, lightest first (0: none), and each stage's code there.
+_VALUE = np.array([0.0, *sorted(set(WEIGHTS))])
+_CODE = np.searchsorted(_VALUE, WEIGHTS).astype(np.uint8)
+# A covered word's kind, 2 * code + function word, its weight in the fmean, and the kinds'
+# places heaviest first (stable: equal weights keep one order).
+_KIND_WEIGHT = (_VALUE[:, None] * np.array([DELTA, 1.0 - DELTA])).ravel()
+_KINDS = _KIND_WEIGHT.size
+_PLACE = np.argsort(np.argsort(-_KIND_WEIGHT, kind="stable"), kind="stable")
+_HEAVIEST = _KIND_WEIGHT[np.argsort(-_KIND_WEIGHT, kind="stable")]
 
 
 def alignment_statistics(
@@ -56,27 +66,44 @@ def alignment_statistics(
     return s
 
 
-def _assign_max(out: np.ndarray, cells: np.ndarray, weights: np.ndarray) -> None:
-    """``np.maximum.at(out, cells, weights)`` for the few distinct module weights (and out
-    holding none larger yet): each weight written over its cells, lightest first."""
-    for w in sorted(set(WEIGHTS)):
-        hit = cells[weights == w]
-        out[hit] = np.maximum(out[hit], w)
-
-
 def _best_ratios(
-    best: np.ndarray, first: np.ndarray, length: np.ndarray, tab: CaptionTable
-) -> np.ndarray:
+    cells: tuple, stage: np.ndarray, shape: tuple, first: np.ndarray, length: np.ndarray, tab
+) -> tuple[np.ndarray, np.ndarray]:
     """Per pair and M, the largest share of one side's weighted length that M matched words can
     cover: the M heaviest coverable words (best module weight, function words weighted by delta)
-    over the side's weighted length."""
-    width = best.shape[1]
-    pos = np.minimum(first[:, None] + np.arange(width), tab.func.size - 1)
-    func = tab.func[pos] & (np.arange(width) < length[:, None])
-    weight = np.where(func, best * (1.0 - DELTA), best * DELTA)
-    n_func = func.sum(axis=1)
+    over the side's weighted length; and each pair's coverable words.
+
+    ``cells``: (first cell, cells) of each candidate on the side, a pair's row of ``shape``
+    (pairs, width) holding its words."""
+    n, width = shape
+    best = _covered(*cells, n * width, stage)
+    cell = np.flatnonzero(best)
+    row, pos = np.divmod(cell, width)
+    kind = 2 * best[cell] + tab.func[first[row] + pos]
+    # the words' weights, heaviest first in each row: a few distinct values, so counted
+    # (row-major, heaviest first) and laid out, then their running sums
+    per = np.bincount(row * _KINDS + _PLACE[kind], minlength=n * _KINDS)
+    cover = per.reshape(n, _KINDS).sum(axis=1)
+    at = np.arange(cell.size) - np.repeat(np.cumsum(cover) - cover, cover)
+    weight = np.zeros((n, width))
+    weight[np.repeat(np.arange(n), cover), at] = np.repeat(np.tile(_HEAVIEST, n), per)
+    func_before = np.zeros(tab.func.size + 1, dtype=np.int64)
+    np.cumsum(tab.func, out=func_before[1:])
+    n_func = func_before[first + length] - func_before[first]
     den = DELTA * (length - n_func) + (1.0 - DELTA) * n_func
-    return np.cumsum(-np.sort(-weight, axis=1), axis=1) / den[:, None]
+    return np.cumsum(weight, axis=1) / den[:, None], cover
+
+
+def _covered(start: np.ndarray, length: np.ndarray, n: int, stage: np.ndarray) -> np.ndarray:
+    """Per cell (``start`` numbers cells, ``length`` cells from it), the code of the heaviest
+    module covering it (codes 1, 2, ... by weight; 0: none), in ``n`` cells."""
+    owner, cell = expand_ranges(start, length)
+    code = _CODE[stage[owner]]
+    best = np.zeros(n, dtype=np.uint8)
+    # lightest first, each written over by any heavier one: no maximum needed
+    for k in range(1, _VALUE.size):
+        best[cell[code == k]] = k
+    return best
 
 
 def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates) -> np.ndarray:
@@ -87,30 +114,36 @@ def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candida
     found for its segment cannot be the segment's reference, so it need not be aligned.
     """
     n = hyp.size
-    s = np.zeros((n, N_STATS), dtype=np.float64)
+    out = np.zeros(n, dtype=np.float64)
+    if c.pair.size == 0:
+        return out
     off = tab.off
     func_before = np.zeros(tab.func.size + 1, dtype=np.int64)
     np.cumsum(tab.func, out=func_before[1:])
-    n_func = func_before[off[1:]] - func_before[off[:-1]]
-    s[:, 0], s[:, 1] = off[hyp + 1] - off[hyp], off[ref + 1] - off[ref]
-    s[:, 2], s[:, 3] = n_func[hyp], n_func[ref]
-    if c.pair.size:
-        w = np.asarray(WEIGHTS)[c.stage]
-        for start, length, first, side in ((c.ts, c.tl, off[hyp], 0), (c.rs, c.rl, off[ref], 1)):
-            best = np.zeros(n * 64, dtype=np.float64)
-            for d in range(int(length.max())):
-                m = length > d
-                _assign_max(best, (c.pair * 64 + start + d)[m], w[m])
-            cell = np.flatnonzero(best)
-            p = cell // 64
-            f = tab.func[first[p] + cell % 64]
-            s[:, 4 + side] = np.bincount(p[~f], weights=best[cell[~f]], minlength=n)
-            s[:, 6 + side] = np.bincount(p[f], weights=best[cell[f]], minlength=n)
-            s[:, 21 + side] = np.bincount(p, minlength=n)
+    ratio, matched = [], []
+    for start, length, cap in ((c.ts, c.tl, hyp), (c.rs, c.rl, ref)):
+        best = _covered(c.pair * 64 + start, length, n * 64, c.stage)
+        cell = np.flatnonzero(best)
+        p = cell // 64
+        f = tab.func[off[cap][p] + cell % 64]
+        # a function word weighs 1 - delta, another delta (specification 4.1)
+        num = np.bincount(
+            p, weights=_VALUE[best[cell]] * np.where(f, 1.0 - DELTA, DELTA), minlength=n
+        )
+        size, n_func = off[cap + 1] - off[cap], func_before[off[cap + 1]] - func_before[off[cap]]
+        ratio.append(num / np.maximum(DELTA * (size - n_func) + (1.0 - DELTA) * n_func, 1e-300))
+        matched.append(np.bincount(p, minlength=n))
     # One chunk over every word that can be matched: the least fragmentation possible (none
-    # only if every word of both captions can be matched).
-    s[:, 20] = 1
-    return segment_scores(s) * (1 + 1e-9)
+    # only if every word of both captions can be matched).  numpy's power may differ from
+    # the statistics' in the last bit: the margin covers it.
+    live = np.flatnonzero((ratio[0] > 0) & (ratio[1] > 0))
+    p, r = ratio[0][live], ratio[1][live]
+    mt, mr = matched[0][live], matched[1][live]
+    frag = 2.0 / (mt + mr)
+    whole = (mt == (off[hyp + 1] - off[hyp])[live]) & (mr == (off[ref + 1] - off[ref])[live])
+    frag[whole] = 0.0
+    out[live] = (1.0 - GAMMA * frag**BETA) / (ALPHA / r + (1.0 - ALPHA) / p)
+    return out * (1 + 1e-9)
 
 
 def _pairs_of(
@@ -120,22 +153,24 @@ def _pairs_of(
     (``multi_word``) or that have candidates and none such: their candidate rows ``k``, each
     row's slot among them, their places in ``which``, the pairs, their two caption lengths and
     the longest caption (None when no pair qualifies)."""
-    chosen = np.zeros(hyp.size, dtype=bool)
-    chosen[which] = True
-    k = np.flatnonzero(chosen[c.pair])
-    slot = np.searchsorted(which, c.pair[k])
+    # c is sorted by pair: each pair's rows are one range
+    lo = np.searchsorted(c.pair, which)
+    slot, k = expand_ranges(lo, np.searchsorted(c.pair, which, side="right") - lo)
     multi = np.zeros(which.size, dtype=bool)
     multi[slot[(c.tl[k] > 1) | (c.rl[k] > 1)]] = True
-    keep = multi[slot] == multi_word
-    k, slot = k[keep], slot[keep]
-    live = np.flatnonzero((multi == multi_word) & (np.bincount(slot, minlength=which.size) > 0))
+    has = np.zeros(which.size, dtype=bool)
+    has[slot] = True
+    mine = (multi == multi_word) & has
+    live = np.flatnonzero(mine)
     if live.size == 0:
         return None
+    keep = mine[slot]
+    k, slot = k[keep], (np.cumsum(mine) - 1)[slot[keep]]
     pairs = which[live]
     off = tab.off
     lens = (off[hyp[pairs] + 1] - off[hyp[pairs]], off[ref[pairs] + 1] - off[ref[pairs]])
     width = int(max(lens[0].max(), lens[1].max()))
-    return k, np.searchsorted(live, slot), live, pairs, lens, width
+    return k, slot, live, pairs, lens, width
 
 
 def one_word_bounds(
@@ -157,18 +192,18 @@ def one_word_bounds(
         return out
     k, slot, live, pairs, lens, width = got
     off = tab.off
-    w = np.asarray(WEIGHTS)[c.stage[k]]
+    ones = np.ones(k.size, dtype=np.int64)
     ratios, masks, cover = [], [], []
     for start, other, first, length in (
         (c.ts[k], c.rs[k], off[hyp[pairs]], lens[0]),
         (c.rs[k], c.ts[k], off[ref[pairs]], lens[1]),
     ):
         cell = slot * width + start
-        best = np.zeros(live.size * width, dtype=np.float64)
-        _assign_max(best, cell, w)
-        best = best.reshape(live.size, width)
-        ratios.append(_best_ratios(best, first, length, tab))
-        cover.append(np.count_nonzero(best, axis=1))
+        ratio, n_cover = _best_ratios(
+            (cell, ones), c.stage[k], (live.size, width), first, length, tab
+        )
+        ratios.append(ratio)
+        cover.append(n_cover)
         # 64-bit rows: per position, the positions of the other side it has a candidate with
         mask = np.zeros(live.size * width, dtype=np.uint64)
         np.bitwise_or.at(mask, cell, np.uint64(1) << other.astype(np.uint64))
@@ -206,7 +241,6 @@ def multi_word_bounds(
     k, slot, live, pairs, lens, width = got
     off = tab.off
     ts, tl, rs, rl = c.ts[k], c.tl[k], c.rs[k], c.rl[k]
-    w = np.asarray(WEIGHTS)[c.stage[k]]
     # candidates followed, on both sides at once, by another candidate of the pair
     span = width + 1
     joined = np.isin(((slot * span) + ts + tl) * span + rs + rl, ((slot * span) + ts) * span + rs)
@@ -215,16 +249,13 @@ def multi_word_bounds(
         (ts, tl, off[hyp[pairs]], lens[0]),
         (rs, rl, off[ref[pairs]], lens[1]),
     ):
-        best = np.zeros(live.size * width, dtype=np.float64)
+        cell = slot * width + start
+        ratio, n_cover = _best_ratios((cell, length), c.stage[k], (live.size, width), first, n, tab)
+        ratios.append(ratio)
+        cover.append(n_cover)
         glued = np.zeros(live.size * width, dtype=bool)  # boundary after the position
-        glued[(slot * width + start + length - 1)[joined]] = True
-        for d in range(int(length.max())):
-            m = length > d
-            _assign_max(best, (slot * width + start + d)[m], w[m])
-            glued[(slot * width + start + d)[length > d + 1]] = True
-        best = best.reshape(live.size, width)
-        ratios.append(_best_ratios(best, first, n, tab))
-        cover.append(np.count_nonzero(best, axis=1))
+        glued[(cell + length - 1)[joined]] = True
+        glued[expand_ranges(cell, length - 1)[1]] = True  # inside a candidate
         glue.append(np.count_nonzero(glued.reshape(live.size, width), axis=1))
     # penalty by (chunks, Mt + Mr), looked up instead of a power per grid cell
     c_, s_ = np.arange(width + 1.0)[:, None], np.arange(2 * width + 1.0)[None, :]
