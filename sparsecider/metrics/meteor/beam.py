@@ -59,17 +59,6 @@ def _ranges(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return owner, np.arange(owner.size) + np.repeat(starts - np.cumsum(sizes) + sizes, sizes)
 
 
-def _group_or(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """For each row, the OR of ``values`` over the rows with the same key."""
-    order = np.argsort(keys, kind="stable")
-    k = keys[order]
-    first = np.flatnonzero(_heads(k))
-    red = np.bitwise_or.reduceat(values[order], first) if first.size else values[:0]
-    out = np.empty_like(values)
-    out[order] = np.repeat(red, np.diff(np.r_[first, k.size]))
-    return out
-
-
 def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     """Indexes (into ``c``) of the candidate objects each pair's alignment keeps.
 
@@ -93,18 +82,13 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     idx = np.argsort(((key * 64 + c.ts) * 8 + np.abs(c.tl - c.rl)) * 8 + c.tl, kind="stable")
     pair = c.pair[idx]
     # How many objects cover each word: a pair where none shares a word keeps them all.
-    width = int(max(c.tl.max(), c.rl.max()))
-    touch_t = np.zeros(n_pairs * 64 + 64, dtype=np.int64)
-    touch_r = np.zeros(n_pairs * 64 + 64, dtype=np.int64)
-    for d in range(width):
-        touch_t += np.bincount((c.pair * 64 + c.ts + d)[c.tl > d], minlength=touch_t.size)
-        touch_r += np.bincount((c.pair * 64 + c.rs + d)[c.rl > d], minlength=touch_r.size)
-    alone = np.ones(c.pair.size, dtype=bool)  # no other object touches its words
-    for d in range(width):
-        m = c.tl > d
-        alone[m] &= touch_t[(c.pair * 64 + c.ts + d)[m]] == 1
-        m = c.rl > d
-        alone[m] &= touch_r[(c.pair * 64 + c.rs + d)[m]] == 1
+    own_t, cell_t = expand_ranges(c.pair * 64 + c.ts, c.tl)
+    own_r, cell_r = expand_ranges(c.pair * 64 + c.rs, c.rl)
+    touch_t = np.bincount(cell_t, minlength=n_pairs * 64 + 64)
+    touch_r = np.bincount(cell_r, minlength=n_pairs * 64 + 64)
+    # no other object touches its words
+    alone = np.bincount(own_t[touch_t[cell_t] != 1], minlength=c.pair.size) == 0
+    alone &= np.bincount(own_r[touch_r[cell_r] != 1], minlength=c.pair.size) == 0
     shared = np.zeros(n_pairs, dtype=bool)
     shared[c.pair[~alone]] = True
     chosen = [idx[~shared[pair]]]
@@ -143,13 +127,20 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     too_many[p[relevant & (num >= 64)]] = True
     bit = np.where(relevant & (num < 64), _U1 << np.clip(num, 0, 63).astype(np.uint64), _Z)
     cbit = np.where(can, bit, _Z)
-    tgm = _group_or(p * 64 + c.ts[sel], bit) ^ bit
+    # the bits of the tracked objects at each test start (pairs are at most p.max() + 1)
+    start_key = p * 64 + c.ts[sel]
+    rel = np.flatnonzero(bit)
+    at_start = np.zeros(int(p.max()) * 64 + 64, dtype=np.uint64)
+    np.bitwise_or.at(at_start, start_key[rel], bit[rel])
+    tgm = at_start[start_key] ^ bit
     starts = (p * 64 + c.ts[sel]) * 64 + c.rs[sel]
     square = (c.tl[sel] > 1) & (c.rl[sel] > 1)
     twin = np.zeros(p.size, dtype=bool)
     if square.any():
-        twin[can] = np.isin(starts[can], starts[square])
-        twin[om] = np.isin(starts[om], starts[square])
+        sq = np.sort(starts[square])
+        for who in (np.flatnonzero(can), om):
+            at = np.minimum(np.searchsorted(sq, starts[who]), sq.size - 1)
+            twin[who] = sq[at] == starts[who]
     return bit, cbit, tgm, too_many, twin, (om, ox)
 
 
@@ -254,6 +245,8 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     kself = (1 << kb) - 1
     low = (BEAM - 1).bit_length() + kb
     block = 1 << (63 - 32 - low)  # groups per key range
+    # an object's part of a take's key: its number in the walk and its change of the keys
+    w_key = np.arange(w_obj.size) + (w_dkey << low)
     n_nodes = 0
 
     def step(g0: int, g1: int) -> None:
@@ -270,14 +263,15 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         tstate, obj = _ranges(gf[owner], a_n[owner])
         ok = np.flatnonzero((used[tstate] & w_tmask[obj]) == 0)
         tstate, obj = tstate[ok], obj[ok]
-        d = w_dkey[obj] + _CHUNK * (w_start[obj] != (ne[tstate] & 16383))
-        sk = (owner << (32 + low)) + (at << kb)
-        srk = srank[row]
-        # a take ranks as its state plus one uncontested match (marks unchanged so far; the
-        # groups whose marks check 1 changes are ranked again below)
-        skey = sk + (srk << low) + kself
-        tkey = (sk - gf[owner])[tstate] + obj + ((srk[tstate] + d - (1 << 24)) << low)
-        tcnt = np.bincount(owner[tstate], minlength=gs.size)
+        sk = (owner << (32 + low)) + (at << kb) + (srank[row] << low)
+        skey = sk + kself
+        # a take ranks as its state plus one uncontested match, the object's change of the
+        # keys and one more chunk unless it extends the state's last (marks unchanged so far;
+        # the groups whose marks check 1 changes are ranked again below)
+        tkey = (sk - gf[owner] - (1 << (24 + low)))[tstate] + w_key[obj]
+        tkey += (w_start[obj] != (ne & 16383)[tstate]) * (_CHUNK << low)
+        scum = np.cumsum(cg) - cg
+        tcnt = np.diff(np.searchsorted(tstate, np.r_[scum, owner.size]))
         cnt = cg + tcnt
         kcnt = np.minimum(cnt, BEAM)
         # Only groups with a tracked object here can mark objects (the others' objects here
@@ -290,7 +284,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             # Check 1 (the new list, before sorting): an object taken here and another
             # object with the same test start anywhere in the list contest each other; a
             # multi-word object taken at an earlier step only after the sort (check 1b).
-            scum, tcum = np.cumsum(cg) - cg, np.cumsum(tcnt) - tcnt
+            tcum = np.cumsum(tcnt) - tcnt
             _, ls = _ranges(scum[lg], cg[lg])
             lt_owner, lt = _ranges(tcum[lg], tcnt[lg])
             taken = w_obit[obj[lt]]
@@ -309,11 +303,14 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
                 q = gs[ch][so]
                 r = row[s]
                 rank = _rank(sbase[r], sbits[r], flagged[q], twin_bits[q])
-                skey[s] = sk[s] + (rank << low) + kself
+                skey[s] = (owner[s] << (32 + low)) + (at[s] << kb) + (rank << low) + kself
                 to, t = _ranges(tcum[ch], tcnt[ch])
-                q, r, o = gs[ch][to], row[tstate[t]], obj[t]
-                rank = _rank(sbase[r] + d[t], sbits[r] | w_obit[o], flagged[q], twin_bits[q])
-                tkey[t] = (sk - gf[owner])[tstate[t]] + o + (rank << low)
+                q, st, o = gs[ch][to], tstate[t], obj[t]
+                r = row[st]
+                d = w_dkey[o] + _CHUNK * (w_start[o] != (ne[st] & 16383))
+                rank = _rank(sbase[r] + d, sbits[r] | w_obit[o], flagged[q], twin_bits[q])
+                g = owner[st]
+                tkey[t] = (g << (32 + low)) + (at[st] << kb) + (rank << low) + o - gf[g]
         keys = np.concatenate((skey, tkey))
         keys.sort(kind="stable")
         kg, pos = _ranges(np.zeros_like(kcnt), kcnt)
