@@ -30,6 +30,7 @@ _Z = np.uint64(0)
 _BASE0 = (255 << 8) + 255
 _CHUNK = 1 << 16
 _PAIR_SHIFT = 32
+_KEY_BITS = 63  # bits of a new list's packed row key (fewer only in tests: more key blocks)
 
 
 def _span_mask(start: np.ndarray, length: np.ndarray) -> np.ndarray:
@@ -244,7 +245,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     kb = int(g_n.max()).bit_length()
     kself = (1 << kb) - 1
     low = (BEAM - 1).bit_length() + kb
-    block = 1 << (63 - 32 - low)  # groups per key range
+    block = 1 << max(0, _KEY_BITS - 32 - low)  # groups per key range
     # an object's part of a take's key: its number in the walk and its change of the keys
     w_key = np.arange(w_obj.size) + (w_dkey << low)
     n_nodes = 0
@@ -271,7 +272,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         tkey = (sk - gf[owner] - (1 << (24 + low)))[tstate] + w_key[obj]
         tkey += (w_start[obj] != (ne & 16383)[tstate]) * (_CHUNK << low)
         scum = np.cumsum(cg) - cg
-        tcnt = np.diff(np.searchsorted(tstate, np.r_[scum, owner.size]))
+        tcnt = np.diff(np.searchsorted(tstate, scum), append=tstate.size)
         cnt = cg + tcnt
         kcnt = np.minimum(cnt, BEAM)
         # Only groups with a tracked object here can mark objects (the others' objects here
