@@ -67,14 +67,16 @@ def alignment_statistics(
 
 
 def _best_ratios(
-    cells: tuple, stage: np.ndarray, shape: tuple, first: np.ndarray, length: np.ndarray, tab
+    cells: tuple, stage: np.ndarray, shape: tuple, first, length, tab, func_before
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pair and M, the largest share of one side's weighted length that M matched words can
     cover: the M heaviest coverable words (best module weight, function words weighted by delta)
-    over the side's weighted length; and each pair's coverable words.
+    over the side's weighted length, for M up to the most coverable words of any pair (at
+    least 1); and each pair's coverable words.
 
-    ``cells``: (first cell, cells) of each candidate on the side, a pair's row of ``shape``
-    (pairs, width) holding its words."""
+    ``cells``: (first cell, cells or None for one) of each candidate on the side, a pair's
+    row of ``shape`` (pairs, width) holding its words; ``func_before``: function words
+    before each token of ``tab``."""
     n, width = shape
     best = _covered(*cells, n * width, stage)
     cell = np.flatnonzero(best)
@@ -85,24 +87,31 @@ def _best_ratios(
     per = np.bincount(row * _KINDS + _PLACE[kind], minlength=n * _KINDS)
     cover = per.reshape(n, _KINDS).sum(axis=1)
     at = np.arange(cell.size) - np.repeat(np.cumsum(cover) - cover, cover)
-    weight = np.zeros((n, width))
+    weight = np.zeros((n, max(1, int(cover.max()))))
     weight[np.repeat(np.arange(n), cover), at] = np.repeat(np.tile(_HEAVIEST, n), per)
-    func_before = np.zeros(tab.func.size + 1, dtype=np.int64)
-    np.cumsum(tab.func, out=func_before[1:])
     n_func = func_before[first + length] - func_before[first]
     den = DELTA * (length - n_func) + (1.0 - DELTA) * n_func
     return np.cumsum(weight, axis=1) / den[:, None], cover
 
 
-def _covered(start: np.ndarray, length: np.ndarray, n: int, stage: np.ndarray) -> np.ndarray:
-    """Per cell (``start`` numbers cells, ``length`` cells from it), the code of the heaviest
-    module covering it (codes 1, 2, ... by weight; 0: none), in ``n`` cells."""
-    owner, cell = expand_ranges(start, length)
-    code = _CODE[stage[owner]]
+def _func_before(tab: CaptionTable) -> np.ndarray:
+    """Function words before each token of ``tab`` (and in all, last)."""
+    out = np.zeros(tab.func.size + 1, dtype=np.int64)
+    np.cumsum(tab.func, out=out[1:])
+    return out
+
+
+def _covered(start: np.ndarray, length, n: int, stage: np.ndarray) -> np.ndarray:
+    """Per cell (``start`` numbers cells, ``length`` cells from it; None: one), the code of
+    the heaviest module covering it (codes 1, 2, ... by weight; 0: none), in ``n`` cells."""
     best = np.zeros(n, dtype=np.uint8)
-    # lightest first, each written over by any heavier one: no maximum needed
-    for k in range(1, _VALUE.size):
-        best[cell[code == k]] = k
+    code = _CODE[stage]
+    np.maximum.at(best, start, code)
+    if length is not None:
+        # the cells after the first, of the few candidates longer than one
+        longer = np.flatnonzero(length > 1)
+        owner, cell = expand_ranges(start[longer] + 1, length[longer] - 1)
+        np.maximum.at(best, cell, code[longer[owner]])
     return best
 
 
@@ -192,7 +201,7 @@ def one_word_bounds(
         return out
     k, slot, live, pairs, lens, width = got
     off = tab.off
-    ones = np.ones(k.size, dtype=np.int64)
+    func_before = _func_before(tab)
     ratios, masks, cover = [], [], []
     for start, other, first, length in (
         (c.ts[k], c.rs[k], off[hyp[pairs]], lens[0]),
@@ -200,7 +209,7 @@ def one_word_bounds(
     ):
         cell = slot * width + start
         ratio, n_cover = _best_ratios(
-            (cell, ones), c.stage[k], (live.size, width), first, length, tab
+            (cell, None), c.stage[k], (live.size, width), first, length, tab, func_before
         )
         ratios.append(ratio)
         cover.append(n_cover)
@@ -210,13 +219,15 @@ def one_word_bounds(
         mask = mask.reshape(live.size, width)
         masks.append(np.count_nonzero(mask[:, :-1] & (mask[:, 1:] >> np.uint64(1)), axis=1))
     links = np.minimum(masks[0], masks[1])
-    matches = np.arange(1, width + 1, dtype=np.float64)
+    most = np.minimum(cover[0], cover[1])
+    # M beyond a pair's coverable words scores 0: the grid stops at the most any pair has
+    wm = max(1, int(most.max()))
+    matches = np.arange(1, wm + 1, dtype=np.float64)
     chunks = np.maximum(1.0, matches - links[:, None])
     with np.errstate(divide="ignore", invalid="ignore"):
-        fmean = 1.0 / (ALPHA / ratios[1] + (1.0 - ALPHA) / ratios[0])
+        fmean = 1.0 / (ALPHA / ratios[1][:, :wm] + (1.0 - ALPHA) / ratios[0][:, :wm])
     pen = GAMMA * (chunks / matches) ** BETA
     pen[(matches == lens[0][:, None]) & (matches == lens[1][:, None])] = 0.0
-    most = np.minimum(cover[0], cover[1])
     val = np.where(matches <= most[:, None], (1.0 - pen) * np.nan_to_num(fmean), 0.0)
     out[live] = val.max(axis=1) * (1 + 1e-9)
     return out
@@ -243,14 +254,18 @@ def multi_word_bounds(
     ts, tl, rs, rl = c.ts[k], c.tl[k], c.rs[k], c.rl[k]
     # candidates followed, on both sides at once, by another candidate of the pair
     span = width + 1
-    joined = np.isin(((slot * span) + ts + tl) * span + rs + rl, ((slot * span) + ts) * span + rs)
+    starts = np.sort(((slot * span) + ts) * span + rs)
+    after = ((slot * span) + ts + tl) * span + rs + rl
+    joined = starts[np.minimum(np.searchsorted(starts, after), starts.size - 1)] == after
+    func_before = _func_before(tab)
     ratios, cover, glue = [], [], []
     for start, length, first, n in (
         (ts, tl, off[hyp[pairs]], lens[0]),
         (rs, rl, off[ref[pairs]], lens[1]),
     ):
         cell = slot * width + start
-        ratio, n_cover = _best_ratios((cell, length), c.stage[k], (live.size, width), first, n, tab)
+        shape = (live.size, width)
+        ratio, n_cover = _best_ratios((cell, length), c.stage[k], shape, first, n, tab, func_before)
         ratios.append(ratio)
         cover.append(n_cover)
         glued = np.zeros(live.size * width, dtype=bool)  # boundary after the position
