@@ -197,7 +197,6 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     flagged = np.zeros(n_slots, dtype=np.uint64)
     # States: slot q holds count[q] states in rows q * BEAM ..., in beam order.
     rows = n_slots * BEAM
-    sbase = np.full(rows, _BASE0, dtype=np.int64)
     # each state's rank under its pair's current marks (kept so as marks change)
     srank = np.full(rows, (128 << 24) + _BASE0, dtype=np.int64)
     sbits = np.zeros(rows, dtype=np.uint64)
@@ -297,21 +296,16 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             check1 = (added, o_owner, oq, w_obit[lobj], w_otgm[lobj], w_ocbit[lobj], cand_bits[oq])
             prev = flagged[slots]
             _check1(flagged, present & ~early, *check1)
-            ch = lg[flagged[slots] != prev]
+            new = flagged[slots] ^ prev  # marks only grow
+            ch = np.flatnonzero(new)
             if ch.size:
-                # ranks of the states and takes of groups with new marks, from their keys
-                so, s = _ranges(scum[ch], cg[ch])
-                q = gs[ch][so]
-                r = row[s]
-                rank = _rank(sbase[r], sbits[r], flagged[q], twin_bits[q])
-                skey[s] = (owner[s] << (32 + low)) + (at[s] << kb) + (rank << low) + kself
-                to, t = _ranges(tcum[ch], tcnt[ch])
-                q, st, o = gs[ch][to], tstate[t], obj[t]
-                r = row[st]
-                d = w_dkey[o] + _CHUNK * (w_start[o] != (ne[st] & 16383))
-                rank = _rank(sbase[r] + d, sbits[r] | w_obit[o], flagged[q], twin_bits[q])
-                g = owner[st]
-                tkey[t] = (g << (32 + low)) + (at[st] << kb) + (rank << low) + o - gf[g]
+                # the states and takes of groups with new marks rank lower by what they take
+                g, nf, tw = lg[ch], new[ch], twin_bits[slots[ch]]
+                so, s = _ranges(scum[g], cg[g])
+                skey[s] += _more(sbits[row[s]], nf[so], tw[so]) << low
+                to, t = _ranges(tcum[g], tcnt[g])
+                bits = sbits[row[tstate[t]]] | w_obit[obj[t]]
+                tkey[t] += _more(bits, nf[to], tw[to]) << low
         keys = np.concatenate((skey, tkey))
         keys.sort(kind="stable")
         kg, pos = _ranges(np.zeros_like(kcnt), kcnt)
@@ -321,11 +315,10 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         dest = (gs * BEAM)[kg]
         parent = dest + ((kk >> kb) & ((1 << (low - kb)) - 1))
         dest += pos
-        kbase, kbits, kused = sbase[parent], sbits[parent], sused[parent]
+        kbits, kused = sbits[parent], sused[parent]
         kne, knode = sne[parent], snode[parent]
         tpos = np.flatnonzero(kopt != kself)
         c1 = gf[kg[tpos]] + kopt[tpos]
-        kbase[tpos] += w_dkey[c1] + _CHUNK * (w_start[c1] != (kne[tpos] & 16383))
         kbits[tpos] |= w_obit[c1]
         kused[tpos] |= w_tmask[c1]
         kne[tpos] = w_ne[c1]
@@ -351,16 +344,17 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             mine = kpresent & hl
             two = np.bitwise_count(mine) > 1
             flagged[slots[two]] |= mine[two] & cand_bits[slots[two]]
-            changed = flagged[slots] != prev
-            if changed.any():
+            new = flagged[slots] ^ prev
+            changed = np.flatnonzero(new)
+            if changed.size:
                 # re-rank the kept rows of the groups whose marks changed (each group's rows
                 # keep their places 0 .. n - 1, in the new order)
                 moved = lg[changed]
                 mo, sub = _ranges(kstart[moved], kcnt[moved])
-                q = gs[moved][mo]
-                krank[sub] = _rank(kbase[sub], kbits[sub], flagged[q], twin_bits[q])
+                nf, tw = new[changed][mo], twin_bits[slots[changed]][mo]
+                krank[sub] += _more(kbits[sub], nf, tw)
                 dest[sub[np.argsort((mo << _PAIR_SHIFT) + krank[sub], kind="stable")]] = dest[sub]
-        sbase[dest], sbits[dest], sused[dest] = kbase, kbits, kused
+        sbits[dest], sused[dest] = kbits, kused
         sne[dest], snode[dest], srank[dest] = kne, knode, krank
         count[gs] = kcnt
 
@@ -403,43 +397,12 @@ def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> No
         flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
 
 
-def _cut(
-    group: np.ndarray,
-    base: np.ndarray,
-    bits: np.ndarray,
-    flagged: np.ndarray,
-    twin: np.ndarray,
-    sizes: np.ndarray | None = None,
-):
-    """Rows kept (the first BEAM of each group, stably sorted by rank) and their places.
-
-    ``group`` is non-decreasing (rows come grouped), so the sorted rows' groups are ``group``
-    itself and each row's place is its distance from its group's first row.  ``sizes``: the
-    rows of each group 0, 1, ... (every group has rows), when known.
-    """
-    rank = _rank(base, bits, flagged, twin)
-    order = np.argsort((group << _PAIR_SHIFT) + rank, kind="stable")
-    at = np.arange(group.size)
-    if sizes is None:
-        pos = at - np.maximum.accumulate(np.where(_heads(group), at, 0))
-    else:
-        pos = at - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    kept = np.flatnonzero(pos < BEAM)
-    return order[kept], pos[kept]
-
-
-def _rank(base: np.ndarray, bits: np.ndarray, flagged: np.ndarray, twin: np.ndarray) -> np.ndarray:
-    """The full rank: the uncontested matches (the first key) put before ``base``, and the
-    contested matches with a square twin (``flagged & twin``) taken off the fourth key."""
-    val = 255 - (base & 255)  # matches
-    if not flagged.any():
-        return ((128 - val) << 24) + base
-    val = val - np.bitwise_count(bits & flagged).astype(np.int64)
-    rank = ((128 - val) << 24) + base
-    tf = flagged & twin
-    if tf.any():
-        rank += np.bitwise_count(bits & tf).astype(np.int64)
-    return rank
+def _more(bits: np.ndarray, new: np.ndarray, twin: np.ndarray) -> np.ndarray:
+    """How much a state's rank grows when the marks ``new`` are added (6.1): each contested
+    match it holds leaves the first key (one uncontested match fewer), and one with a square
+    twin stops counting in the fourth key too."""
+    hit = bits & new
+    return (np.bitwise_count(hit).astype(np.int64) << 24) + np.bitwise_count(hit & twin)
 
 
 def _per_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
