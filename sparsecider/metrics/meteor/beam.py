@@ -1,13 +1,14 @@
 """The alignment search of :mod:`.align`, run for many pairs at once on arrays.
 
 Same states, same order, same result as :func:`~.align.align` (the per-pair reading of the
-specification, section 6): every pair of a chunk advances one REFERENCE position per step,
-its partial alignments held as rows of flat arrays -- a packed rank (chunks, certain matches,
-matches), 64-bit masks of the used test words and of the candidate objects taken that can be
-contested or contest, or take part in the orphan rule (so captions of at most 64 tokens), the end
-of the last match and a back pointer into a table of chosen objects.  A pair whose objects
-share no word keeps all of them: that common case costs no search.  A pair with more than 64
-objects that take part in contests (never seen in captions) is aligned by
+specification, section 6): every pair of a chunk advances one REFERENCE position holding objects
+per step (step k: each pair's k-th), its partial alignments held as rows of flat arrays -- a
+packed rank (uncontested matches, chunks, certain matches, matches), 64-bit masks of the used
+test words and of the candidate objects taken that can be contested or contest, or take part in
+the orphan rule (so captions of at most 64 tokens), the end of the last match and a back pointer
+into a table of chosen objects.  A step's new lists are one sort of packed int64 keys.  A pair
+whose objects share no word keeps all of them: that common case costs no search.  A pair with
+more than 64 objects that take part in contests (never seen in captions) is aligned by
 :func:`~.align.align` instead.
 """
 
@@ -258,7 +259,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         at = row - (gs * BEAM)[owner]
         ne = sne[row]
         # each state's takes: the objects of its group whose words are free (a state whose
-        # last match reaches past j takes nothing here)
+        # last match reaches past the position takes nothing here)
         used = np.where((ne >> 14) > g_j[g0:g1][owner], ~_Z, sused[row])
         tstate, obj = _ranges(gf[owner], a_n[owner])
         ok = np.flatnonzero((used[tstate] & w_tmask[obj]) == 0)
