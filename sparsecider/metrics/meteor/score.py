@@ -216,9 +216,13 @@ def _chunk(
     # each distinct raw text normalised once (normalize_many), each distinct normalised text
     # typed once
     norm = normalize_many(hyps + flat, res.prefixes)
-    memo: dict[str, int] = {}
-    ids = np.fromiter((memo.setdefault(t, len(memo)) for t in norm), np.int64, len(norm))
+    memo: dict = dict.fromkeys(norm)
     texts = list(memo)
+    if len(texts) == len(norm):  # the usual case: every caption differs
+        ids = np.arange(len(norm))
+    else:  # numbered in order of first occurrence, looked up at C speed
+        memo.update(zip(texts, range(len(texts)), strict=True))
+        ids = np.fromiter(map(memo.__getitem__, norm), np.int64, len(norm))
     seg = np.repeat(np.arange(len(hyps)), n_refs)
     hyp = ids[: len(hyps)][seg]
     ref = ids[len(hyps) :]
