@@ -302,10 +302,17 @@ def candidates_of_pairs(
     one = _one_word(tab, hyp, ref, seg)
     parts = [one, *_paraphrase(tab, hyp, ref, seg, res)]
     pair, ts, tl, rs, rl, stage = (np.concatenate([part[c] for part in parts]) for c in range(6))
+    # Each row packed in one integer (positions < 64, lengths < 8, stages < 4): sorting the
+    # integers sorts the rows (equal integers are equal rows), which are read back from them.
     key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
-    order = np.argsort(key, kind="stable")
+    key.sort(kind="stable")
     return Candidates(
-        pair=pair[order], ts=ts[order], tl=tl[order], rs=rs[order], rl=rl[order], stage=stage[order]
+        pair=key >> 20,
+        ts=(key >> 14) & 63,
+        tl=(key >> 11) & 7,
+        rs=(key >> 5) & 63,
+        rl=(key >> 2) & 7,
+        stage=key & 3,
     )
 
 
