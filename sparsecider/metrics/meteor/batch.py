@@ -211,9 +211,9 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     _, pi = expand_ranges(so[here], counts)
     syn_keys = _synonym_pairs(here, counts, w["syn"][pi], n_types)
     # Paraphrase phrases of every caption, in one vectorised lookup.
-    ends = np.repeat(off[1:], lens)
-    starts, plens, pids = res.paraphrases.find(w["pword"][tok], ends)
-    owner = np.searchsorted(off, starts, side="right") - 1
+    cap_of = np.repeat(np.arange(len(texts)), lens)  # each token's caption
+    starts, plens, pids = res.paraphrases.find(w["pword"][tok], off[1:][cap_of])
+    owner = cap_of[starts]
     occ_off = np.searchsorted(owner, np.arange(len(texts) + 1))
     return CaptionTable(
         texts=texts,
