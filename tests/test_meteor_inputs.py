@@ -155,14 +155,15 @@ def test_two_long_captions_sharing_few_words_are_scored():
 
 
 def test_a_refused_pair_is_named_by_its_index_in_the_input_across_processes():
-    # 1,100 segments in two worker blocks (1,024 + 76); the refused pair is segment 1,050.
-    from sparsecider.metrics.meteor.score import segment_statistics
+    # 2,100 segments in two worker blocks (2,048 + 52); the refused pair is segment 2,060.
+    from sparsecider.metrics.meteor.score import _CHUNK, segment_statistics
 
+    assert _CHUNK == 2048  # else the blocks below are not two
     long = " ".join(["a"] * 1500)
-    cands = ["a dog"] * 1100
-    refs = [["a dog runs"]] * 1100
-    cands[1050], refs[1050] = long, [long]
-    with pytest.raises(ValueError, match=r"candidates\[1050\] .* references\[1050\]\[0\]"):
+    cands = ["a dog"] * 2100
+    refs = [["a dog runs"]] * 2100
+    cands[2060], refs[2060] = long, [long]
+    with pytest.raises(ValueError, match=r"candidates\[2060\] .* references\[2060\]\[0\]"):
         segment_statistics(cands, refs, n_jobs=2)
 
 

@@ -10,7 +10,7 @@ positions would not fit the 64-bit masks of :mod:`.beam`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import chain, repeat
 
 import numpy as np
 import scipy.sparse as sp
@@ -87,13 +87,17 @@ class Candidates:
 
 
 class _Ids(dict):
-    """Word -> type id; a word not seen yet gets the next id and is noted in ``new``."""
+    """Key -> id; a key not seen yet gets the next id and is noted in ``new``."""
 
     new: list
 
-    def __missing__(self, word: str) -> int:
-        k = self[word] = len(self)
-        self.new.append(word)
+    def __init__(self) -> None:
+        super().__init__()
+        self.new = []
+
+    def __missing__(self, key: str) -> int:
+        k = self[key] = len(self)
+        self.new.append(key)
         return k
 
 
@@ -110,8 +114,8 @@ class Words:
     def __init__(self, res: Resources) -> None:
         self._res = res
         self.ids = _Ids()
-        self._stem_ids: dict[str, int] = {}
-        self._synset_ids: dict[str, int] = {}
+        self._stem_ids = _Ids()
+        self._synset_ids = _Ids()
         z = np.zeros(0, dtype=np.int64)
         self._arrays = {
             "stem": z,
@@ -134,23 +138,22 @@ class Words:
     def _add(self, new: list[str]) -> None:
         res = self._res
         lex, fw, vocab = res.lexicon, res.function_words, res.paraphrases.vocab
-        stem_ids, synset_ids = self._stem_ids, self._synset_ids
-        stem, syn_n, syn = [], [], []
-        for w in new:
-            stem.append(stem_ids.setdefault(lex.stem(w), len(stem_ids)))
-            sets = lex.synsets(w)
-            syn_n.append(len(sets))
-            syn.extend(synset_ids.setdefault(x, len(synset_ids)) for x in sets)
+        n = len(new)
+        # Each a pass at C speed over the new words: stem and synset ids come from _Ids.
+        stem = np.fromiter(map(self._stem_ids.__getitem__, map(lex.stem, new)), np.int64, n)
+        sets = list(map(lex.synsets, new))
+        n_syn = np.fromiter(map(len, sets), np.int64, n)
+        syn_a = np.fromiter(
+            map(self._synset_ids.__getitem__, chain.from_iterable(sets)), np.int64, int(n_syn.sum())
+        )
         a = self._arrays
-        n_syn = np.asarray(syn_n, dtype=np.int64)
-        syn_a = np.asarray(syn, dtype=np.int64)
         local = np.zeros(n_syn.size + 1, dtype=np.int64)
         np.cumsum(n_syn, out=local[1:])
         self._arrays = {
-            "stem": np.concatenate([a["stem"], np.asarray(stem, dtype=np.int64)]),
-            "func": np.concatenate([a["func"], np.fromiter((w in fw for w in new), bool)]),
+            "stem": np.concatenate([a["stem"], stem]),
+            "func": np.concatenate([a["func"], np.fromiter(map(fw.__contains__, new), bool, n)]),
             "pword": np.concatenate(
-                [a["pword"], np.fromiter((vocab.get(w, 0) for w in new), np.int64)]
+                [a["pword"], np.fromiter(map(vocab.get, new, repeat(0)), np.int64, n)]
             ),
             "syn_off": np.concatenate([a["syn_off"], a["syn_off"][-1] + local[1:]]),
             "syn": np.concatenate([a["syn"], syn_a]),
@@ -204,12 +207,13 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     seen[tok] = True
     here = np.flatnonzero(seen)
     so = w["syn_off"]
-    pt, pi = expand_ranges(so[here], so[here + 1] - so[here])
-    syn_keys = _synonym_pairs(here[pt], w["syn"][pi], n_types)
+    counts = so[here + 1] - so[here]
+    _, pi = expand_ranges(so[here], counts)
+    syn_keys = _synonym_pairs(here, counts, w["syn"][pi], n_types)
     # Paraphrase phrases of every caption, in one vectorised lookup.
-    ends = np.repeat(off[1:], lens)
-    starts, plens, pids = res.paraphrases.find(w["pword"][tok], ends)
-    owner = np.searchsorted(off, starts, side="right") - 1
+    cap_of = np.repeat(np.arange(len(texts)), lens)  # each token's caption
+    starts, plens, pids = res.paraphrases.find(w["pword"][tok], off[1:][cap_of])
+    owner = cap_of[starts]
     occ_off = np.searchsorted(owner, np.arange(len(texts) + 1))
     return CaptionTable(
         texts=texts,
@@ -227,23 +231,33 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     )
 
 
-def _synonym_pairs(types: np.ndarray, synsets: np.ndarray, n_types: int) -> np.ndarray:
+def _synonym_pairs(
+    here: np.ndarray, counts: np.ndarray, synsets: np.ndarray, n_types: int
+) -> np.ndarray:
     """Sorted unique ``a * n_types + b``, a != b, for types sharing a synset.
 
-    The (type, synset) incidence matrix times its transpose: scipy's sparse product joins and
-    de-duplicates in C (a word pair sharing k synsets is k joins, summed into one entry).
+    ``here`` are the chunk's type ids (ascending), ``counts`` how many synsets each has and
+    ``synsets`` those synsets, type by type.  The (type, synset) incidence matrix times its
+    transpose: scipy's sparse product joins and de-duplicates in C (a word pair sharing k
+    synsets is k joins, summed into one entry).  Its rows are the chunk's types only, built as
+    CSR directly (they come grouped): a matrix over every type of the run, built from
+    coordinates, cost more than the product itself.
     """
-    if types.size == 0:
+    if synsets.size == 0:
         return np.zeros(0, dtype=np.int64)
+    indptr = np.zeros(here.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
     m = sp.csr_matrix(
-        (np.ones(types.size, dtype=np.int32), (types, synsets)),
-        shape=(n_types, int(synsets.max()) + 1),
+        (np.ones(synsets.size, dtype=np.int32), synsets, indptr),
+        shape=(here.size, int(synsets.max()) + 1),
     )
     g = m @ m.T.tocsr()
     g.sort_indices()
-    a = np.repeat(np.arange(n_types, dtype=np.int64), np.diff(g.indptr))
+    a = np.repeat(np.arange(here.size, dtype=np.int64), np.diff(g.indptr))
     b = g.indices.astype(np.int64)
-    return (a * n_types + b)[a != b]
+    off = a != b
+    # local rows and columns ascending: so are the type ids, and the keys
+    return here[a[off]] * n_types + here[b[off]]
 
 
 def expand_ranges(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -288,10 +302,17 @@ def candidates_of_pairs(
     one = _one_word(tab, hyp, ref, seg)
     parts = [one, *_paraphrase(tab, hyp, ref, seg, res)]
     pair, ts, tl, rs, rl, stage = (np.concatenate([part[c] for part in parts]) for c in range(6))
+    # Each row packed in one integer (positions < 64, lengths < 8, stages < 4): sorting the
+    # integers sorts the rows (equal integers are equal rows), which are read back from them.
     key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
-    order = np.argsort(key, kind="stable")
+    key.sort(kind="stable")
     return Candidates(
-        pair=pair[order], ts=ts[order], tl=tl[order], rs=rs[order], rl=rl[order], stage=stage[order]
+        pair=key >> 20,
+        ts=(key >> 14) & 63,
+        tl=(key >> 11) & 7,
+        rs=(key >> 5) & 63,
+        rl=(key >> 2) & 7,
+        stage=key & 3,
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from itertools import repeat
 
 import numpy as np
@@ -171,9 +172,12 @@ def normalize_many(texts: Iterable[str], prefixes: Prefixes) -> list[str]:
     bytes and normalised as one string; the other captions go through :func:`normalize`.
     """
     texts = list(texts)
-    distinct = list(dict.fromkeys(texts))
-    memo = dict(zip(distinct, _normalize_distinct(distinct, prefixes), strict=True))
-    return [memo[t] for t in texts]
+    memo = dict.fromkeys(texts)
+    if len(memo) == len(texts):  # the usual case: no repeats, nothing to look up
+        return _normalize_distinct(texts, prefixes)
+    distinct = list(memo)
+    memo.update(zip(distinct, _normalize_distinct(distinct, prefixes), strict=True))
+    return list(map(memo.__getitem__, texts))
 
 
 # Byte classes of the simple shape: 0 anything else, 1 ASCII letter, 2 space, 3 comma, 4 period,
@@ -181,59 +185,88 @@ def normalize_many(texts: Iterable[str], prefixes: Prefixes) -> list[str]:
 # every pair of consecutive bytes of "\n" + caption + "\n" is allowed: letters, spaces or ", "
 # between letters, an apostrophe or a hyphen between letters, a period only after a letter at
 # the end.
-_CLASS = np.zeros(256, dtype=np.uint8)
+_CLASS = np.zeros(256, dtype=np.uint16)
 _CLASS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", np.uint8)] = 1
 for _c, _k in ((" ", 2), (",", 3), (".", 4), ("\n", 5), ("'", 6), ("-", 7)):
     _CLASS[ord(_c)] = _k
-_BAD = np.ones(64, dtype=bool)  # indexed by first class * 8 + second class
-for _a, _b in ((5, 1), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (2, 1), (2, 2),
-               (3, 2), (4, 5), (6, 1), (7, 1)):  # fmt: skip
-    _BAD[_a * 8 + _b] = False
+_OK = ((5, 1), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (2, 1), (2, 2), (3, 2),
+       (4, 5), (6, 1), (7, 1))  # fmt: skip
+# Flags of three consecutive classes (a, b, c), indexed by a * 64 + b * 8 + c: 1 when the pair
+# (a, b) is not allowed, or when one letter stands between two apostrophes (or two hyphens: the
+# second is not split, the first split consuming the letter, unlike the simple route); 2 for two
+# spaces (collapsed afterwards).  One table read per byte decides both.
+_FLAGS = np.ones(512, dtype=np.uint8)
+for _a, _b in _OK:
+    _FLAGS[_a * 64 + _b * 8 : _a * 64 + _b * 8 + 8] = 0
+for _a in (6, 7):
+    _FLAGS[_a * 64 + 8 + _a] = 1
+_FLAGS[2 * 64 + 2 * 8 : 2 * 64 + 2 * 8 + 8] = 2
 
 
-def _simple_mask(texts: list[str], plain: frozenset) -> tuple[np.ndarray, np.ndarray] | None:
-    """Which captions (already trimmed) have the simple shape, and which of those end with a
-    period after a nonbreaking prefix (the period then stays); None when one holds a line
-    break."""
-    data = np.frombuffer(("\n" + "\n".join(texts) + "\n").encode("utf-8"), dtype=np.uint8)
-    c = _CLASS[data]
+def _simple_mask(
+    data: np.ndarray, n: int, plain: frozenset
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Which of ``n`` trimmed captions have the simple shape, which of those end with a period
+    after a nonbreaking prefix (the period then stays) and which hold two spaces in a row; None
+    when one holds a line break.
+
+    ``data`` are the UTF-8 bytes of "\\n" + the captions joined by "\\n" + "\\n\\0" (the
+    last byte only completes the last triple of bytes).
+    """
+    c = _CLASS.take(data)  # take: a lookup table read faster than by fancy indexing
     brk = np.flatnonzero(c == 5)
-    if brk.size != len(texts) + 1:
+    if brk.size != n + 1:
         return None
-    pair = c[:-1] << 3
-    pair |= c[1:]
-    bad = _BAD[pair]
-    # One letter between two apostrophes (or two hyphens): the second is not split (the first
-    # split consumes the letter), unlike the simple route.
-    sep = (c[:-2] >= 6) & (c[:-2] == c[2:])
-    bad[:-1] |= sep & (c[1:-1] == 1)
-    # A pair of bytes belongs to the caption its first byte is in (or starts, for a break).
-    simple = np.ones(len(texts), dtype=bool)
-    simple[np.searchsorted(brk, np.flatnonzero(bad), side="right") - 1] = False
+    t = c[:-2] << 6
+    t |= c[1:-1] << 3
+    t |= c[2:]
+    flags = _FLAGS.take(t)
+    at = np.flatnonzero(flags)  # few: most bytes are fine
+    # A triple belongs to the caption its first byte is in (or starts, for a break).
+    owner = np.searchsorted(brk, at, side="right") - 1
+    f = flags[at]
+    simple = np.ones(n, dtype=bool)
+    simple[owner[f == 1]] = False
+    spaces = np.zeros(n, dtype=bool)
+    spaces[owner[f == 2]] = True
     # The last word before a final period: the letters after the last space, hyphen or line
     # break (after an apostrophe the word starts with it: never a prefix).
     end = brk[1:] - 1
     line = np.flatnonzero(simple & (c[end] == 4))
-    keep = np.zeros(len(texts), dtype=bool)
-    words = {w.encode() for w in plain if w.isascii() and w.isalpha()}
+    keep = np.zeros(n, dtype=bool)
+    words, known = _prefix_codes(plain)
     if line.size and words:
         e = end[line]
-        other = np.flatnonzero(c != 1)
-        start = other[np.searchsorted(other, e) - 1] + 1
         longest = max(map(len, words))
-        ok = np.flatnonzero((c[start - 1] != 6) & (e - start <= longest))
-        line, start, e = line[ok], start[ok], e[ok]
-        if longest <= 8:  # as little-endian integers
+        # The bytes before each period, nearest first, as far as a prefix can reach (byte 0
+        # is a line break: nothing earlier is read).
+        back = np.arange(1, longest + 2)
+        win = c[np.maximum(e[:, None] - back, 0)]
+        other = win != 1
+        first = other.argmax(axis=1)
+        ok = np.flatnonzero(other[np.arange(e.size), first] & (win[np.arange(e.size), first] != 6))
+        line, e = line[ok], e[ok]
+        start = e - first[ok]
+        if known is not None:  # as little-endian integers
             code = np.zeros(line.size, dtype=np.uint64)
             for d in range(longest):
                 live = e - start > d
                 code[live] |= data[start[live] + d].astype(np.uint64) << np.uint64(8 * d)
-            known = np.array([int.from_bytes(w, "little") for w in words], dtype=np.uint64)
             keep[line[np.isin(code, known)]] = True
         else:
             got = [data[a:b].tobytes() in words for a, b in zip(start, e, strict=True)]
             keep[line[np.asarray(got, dtype=bool)]] = True
-    return simple, keep
+    return simple, keep, spaces
+
+
+@lru_cache(maxsize=4)
+def _prefix_codes(plain: frozenset) -> tuple[frozenset, np.ndarray | None]:
+    """The ASCII letter-only prefixes as bytes, and as little-endian integers when all fit in
+    8 bytes (worked out once per prefix list, not once per call)."""
+    words = frozenset(w.encode() for w in plain if w.isascii() and w.isalpha())
+    if not words or max(map(len, words)) > 8:
+        return words, None
+    return words, np.array([int.from_bytes(w, "little") for w in words], dtype=np.uint64)
 
 
 def _normalize_distinct(texts: list[str], prefixes: Prefixes) -> list[str]:
@@ -242,27 +275,28 @@ def _normalize_distinct(texts: list[str], prefixes: Prefixes) -> list[str]:
     # their own token start, a hyphen between letters a space; a final period splits unless the
     # last word is a nonbreaking prefix.
     trimmed = list(map(str.strip, texts, repeat(_JTRIM)))
-    got = _simple_mask(trimmed, prefixes.plain) if texts else None
+    joined = "\n".join(trimmed)
+    data = np.frombuffer(("\n" + joined + "\n\0").encode("utf-8"), dtype=np.uint8)
+    got = _simple_mask(data, len(texts), prefixes.plain) if texts else None
     if got is None:
         return [normalize(t, prefixes) for t in texts]
-    simple, keep = got
-    idx = np.flatnonzero(simple)
-    s = "\n".join([trimmed[i] for i in idx.tolist()]) + "\n"
-    s = s.replace(",", " ,").replace("'", " '").replace("-", " ")
-    while "  " in s:
-        s = s.replace("  ", " ")
-    low = s.replace(".\n", " .\n").lower().split("\n")[:-1] if idx.size else []
-    for k in np.flatnonzero(keep[idx]).tolist():
+    simple, keep, spaces = got
+    # Every caption goes through the simple route on one string (none of its replacements
+    # adds or removes a line break, so line i stays caption i); the lines of the captions
+    # without the simple shape are then overwritten by the full route.
+    s = joined.replace(",", " ,").replace("'", " '").replace("-", " ") + "\n"
+    low = s.replace(".\n", " .\n").lower().split("\n")[:-1]
+    # Runs of spaces collapse, in the few lines that have them (a simple line holds no other
+    # white space, and starts and ends with no space).
+    for k in np.flatnonzero(spaces & simple).tolist():
+        low[k] = " ".join(low[k].split())
+    for k in np.flatnonzero(keep).tolist():
         low[k] = low[k][:-2] + "."
-    if idx.size == len(texts):
-        return low
-    out = [""] * len(texts)
-    for i, n in zip(idx.tolist(), low, strict=True):
-        out[i] = n
     rest = np.flatnonzero(~simple).tolist()
-    for i, n in zip(rest, _full_many([trimmed[i] for i in rest], prefixes), strict=True):
-        out[i] = n
-    return out
+    if rest:
+        for i, n in zip(rest, _full_many([trimmed[i] for i in rest], prefixes), strict=True):
+            low[i] = n
+    return low
 
 
 def _full_many(texts: list[str], prefixes: Prefixes) -> list[str]:

@@ -29,6 +29,9 @@ FILTER_BITS = 24
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SEED = np.uint64(0x9E3779B97F4A7C15)
+# Bits of a phrase id in the packed occurrences of :meth:`ParaphraseIndex.find` (2.6 million
+# phrases need 22): with 3 bits of length, 2**38 token positions fit in an int64.
+_PID_BITS = 25
 
 
 def phrase_hash(rows: np.ndarray) -> np.ndarray:
@@ -221,6 +224,11 @@ class ParaphraseIndex:
         self._buckets = arrays["bucket_off"]
         self._filter = arrays["filter"]
         self._prefixes = arrays["prefix_filter"]
+        if self.hashes.size >= 1 << _PID_BITS:
+            raise MeteorDataError(
+                f"the paraphrase table has {self.hashes.size:,} phrases, more than "
+                f"{1 << _PID_BITS:,}; it is not METEOR 1.5's: {REINSTALL_HINT}"
+            )
         self._first_word_tables()
 
     def _first_word_tables(self) -> None:
@@ -294,43 +302,43 @@ class ParaphraseIndex:
         starts, lengths, phrase_ids : ndarray
             One entry per occurrence, ordered by start then length.
         """
-        starts_all, lens_all, pids_all = [], [], []
         ids = ids.astype(np.int64, copy=False)
-        known = ids > 0
-        # Windows still alive (every word so far known, inside one caption), with their hashes.
-        alive = np.flatnonzero(known)
-        h = np.full(ids.size, _SEED, dtype=np.uint64)
-        # One-word windows from the per-word tables (the same steps as below, done at load).
+        # How many words from each token on are known and in its caption: a window of length L
+        # starting there can be a phrase only if that is at least L.
+        unknown = np.append(np.flatnonzero(ids <= 0), ids.size)
+        # the next unknown word at or after each token (the blocks between unknown words)
+        stop = np.repeat(unknown, np.diff(unknown, prepend=-1))[: ids.size]
+        run = np.minimum(stop, ends) - np.arange(ids.size)
+        # Windows still alive (start, and hash of their words so far), one-word windows from
+        # the per-word tables (the same steps as below, done at load).
+        alive = np.flatnonzero(run > 0)
         first = ids[alive]
         pid = self._one_pid[first]
         one = np.flatnonzero(pid >= 0)
-        starts_all.append(alive[one])
-        lens_all.append(np.ones(one.size, dtype=np.int64))
-        pids_all.append(pid[one])
-        h[alive] = self._one_hash[first]
-        alive = alive[self._one_grows[first]]
+        found = [(((alive[one] << 3) + 1) << _PID_BITS) + pid[one]]
+        grows = self._one_grows[first]
+        alive, h = alive[grows], self._one_hash[first[grows]]
         for length in range(2, MAX_PHRASE + 1):
             j = length - 1
-            nxt = alive + j
-            alive = alive[nxt < ends[alive]]
-            alive = alive[known[alive + j]]
+            ok = run[alive] > j
+            alive, h = alive[ok], h[ok]
             if alive.size == 0:
                 break
-            h[alive] = _step(h[alive], ids[alive + j])
-            at, hit = self._lookup(h[alive])
+            h = _step(h, ids[alive + j])
+            at, hit = self._lookup(h)
             idx = np.flatnonzero(hit)
             at, st = at[idx], alive[idx]
             # Compare word by word: a hash collision can never make a false match.
             same = self.rows[at, length] == 0 if length < MAX_PHRASE else np.ones(at.size, bool)
             for d in range(length):
                 same &= self.rows[at, d] == ids[st + d]
-            starts_all.append(st[same])
-            lens_all.append(np.full(int(same.sum()), length))
-            pids_all.append(at[same])
+            found.append((((st[same] << 3) + length) << _PID_BITS) + at[same])
             if length < MAX_PHRASE:  # only a phrase's proper prefix can grow into a phrase
-                alive = alive[self._maybe(self._prefixes, h[alive])]
-        starts = np.concatenate(starts_all)
-        lengths = np.concatenate(lens_all)
-        pids = np.concatenate(pids_all)
-        order = np.argsort(starts * (MAX_PHRASE + 1) + lengths, kind="stable")
-        return starts[order], lengths[order], pids[order]
+                grows = self._maybe(self._prefixes, h)
+                alive, h = alive[grows], h[grows]
+        # (start, length, phrase id) packed in one integer each: sorting the integers orders
+        # by start then length (each list is sorted already: the stable sort merges them).
+        key = np.sort(np.concatenate(found), kind="stable")
+        pids = key & ((1 << _PID_BITS) - 1)
+        key >>= _PID_BITS
+        return key >> 3, key & 7, pids

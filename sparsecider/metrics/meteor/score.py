@@ -6,7 +6,7 @@ integer array, the form the accumulator can sum exactly across processes;
 :func:`~.stats.summed`) turn them into scores.  :func:`meteor_scores` does all
 three.
 
-Segments go in chunks of 1,024.  In a chunk every distinct caption is normalised and typed
+Segments go in chunks of 2,048.  In a chunk every distinct caption is normalised and typed
 once (:mod:`.batch`), the candidates of all its (hypothesis, reference) pairs come from array
 joins (:mod:`.batch`), the alignment search runs for many pairs at once (:mod:`.beam`: first
 each segment's most promising reference, then the references that can still be chosen) and the
@@ -34,7 +34,10 @@ from .stats import N_STATS, corpus_score, segment_scores, summed
 __all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
 
 _BATCH_TOKENS = 1 << 18  # tokens per vectorised phrase lookup (bounds its memory)
-_CHUNK = 1024  # segments scored together
+# Segments scored together.  Each chunk has fixed costs (hundreds of numpy calls, the synonym
+# product, the search's rounds); 2,048 costs ~0.35 s less CPU than 1,024 on COCO's 40,504
+# segments, for ~25 MB more peak memory (361 MB warm).
+_CHUNK = 2048
 # One-word candidates (word pairs with equal stems) one pair of captions may make.  The
 # per-pair search holds each as a Python object, so this bounds its memory (~0.5 GB) and time
 # (~1 min); normal captions make a few dozen, two 4,000-word copies of one sentence ~1.6 million.
@@ -216,9 +219,13 @@ def _chunk(
     # each distinct raw text normalised once (normalize_many), each distinct normalised text
     # typed once
     norm = normalize_many(hyps + flat, res.prefixes)
-    memo: dict[str, int] = {}
-    ids = np.fromiter((memo.setdefault(t, len(memo)) for t in norm), np.int64, len(norm))
+    memo: dict = dict.fromkeys(norm)
     texts = list(memo)
+    if len(texts) == len(norm):  # the usual case: every caption differs
+        ids = np.arange(len(norm))
+    else:  # numbered in order of first occurrence, looked up at C speed
+        memo.update(zip(texts, range(len(texts)), strict=True))
+        ids = np.fromiter(map(memo.__getitem__, norm), np.int64, len(norm))
     seg = np.repeat(np.arange(len(hyps)), n_refs)
     hyp = ids[: len(hyps)][seg]
     ref = ids[len(hyps) :]
