@@ -273,6 +273,22 @@ def test_paraphrase_index_finds_phrases(tmp_path, monkeypatch):
     assert len(index.partners(int(big))) == 1
 
 
+def test_a_paraphrase_table_too_large_for_the_packed_phrase_ids_is_refused(tmp_path, monkeypatch):
+    # ParaphraseIndex.find packs a phrase id in _PID_BITS bits: a table with more phrases
+    # than that (never METEOR 1.5's, which has ~2.6 million) is refused at load.  One bit
+    # here: the small table's phrases are more than 2.
+    from sparsecider.metrics.meteor import paraphrase
+
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+    src = _small_sources(tmp_path)
+    arrays = cache.load_or_build(src, src.checksums())
+    monkeypatch.setattr(paraphrase, "_PID_BITS", 1)
+    with pytest.raises(
+        data.MeteorDataError, match=r"phrases, more than 2; it is not METEOR 1\.5's"
+    ):
+        ParaphraseIndex(arrays)
+
+
 def test_cache_files_are_plain_npy(tmp_path, monkeypatch):
     monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
     src = _small_sources(tmp_path)

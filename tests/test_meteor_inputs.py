@@ -154,6 +154,20 @@ def test_two_long_captions_sharing_few_words_are_scored():
     assert s[:2] == [1500, 1500] and s[20:] == [1, 2, 2]  # one chunk, two words matched each side
 
 
+def test_chunks_are_bounded_by_pairs_as_well_as_segments():
+    # 2,048 segments a chunk, but at most 20,480 (hypothesis, reference) pairs: with 50
+    # references, 20,480 // 50 = 409 segments; a segment over the limit is a chunk alone.
+    import numpy as np
+
+    from sparsecider.metrics.meteor.score import _CHUNK, _CHUNK_PAIRS, _chunk_ends
+
+    assert (_CHUNK, _CHUNK_PAIRS) == (2048, 20_480)
+    assert _chunk_ends(np.full(5000, 5)) == [2048, 4096, 5000]
+    assert _chunk_ends(np.full(1000, 50)) == [409, 818, 1000]
+    assert _chunk_ends(np.array([3, 30_000, 1, 1])) == [1, 2, 4]
+    assert _chunk_ends(np.zeros(0, dtype=np.int64)) == []
+
+
 def test_a_refused_pair_is_named_by_its_index_in_the_input_across_processes():
     # 2,100 segments in two worker blocks (2,048 + 52); the refused pair is segment 2,060.
     from sparsecider.metrics.meteor.score import _CHUNK, segment_statistics

@@ -55,12 +55,6 @@ def _or_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def _ranges(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`~.batch.expand_ranges` with one repeat fewer (it runs on every row of a step)."""
-    owner = np.repeat(np.arange(sizes.size), sizes)
-    return owner, np.arange(owner.size) + np.repeat(starts - np.cumsum(sizes) + sizes, sizes)
-
-
 def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     """Indexes (into ``c``) of the candidate objects each pair's alignment keeps.
 
@@ -223,7 +217,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     at = np.arange(g_first.size)
     g_k = at - np.maximum.accumulate(np.where(_heads(g_slot), at, 0))
     order = np.argsort(g_k * n_slots + g_slot, kind="stable")
-    w_obj = walk[_ranges(g_first[order], g_n[order])[1]]  # by step, then pair, option order
+    w_obj = walk[expand_ranges(g_first[order], g_n[order])[1]]  # by step, then pair, option order
     g_n, g_slot, g_k = g_n[order], g_slot[order], g_k[order]
     g_first = np.cumsum(g_n) - g_n
     w_rs = c.rs[w_obj]
@@ -255,13 +249,13 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         gs, a_n, gf = g_slot[g0:g1], g_n[g0:g1], g_first[g0:g1]
         cg = count[gs]
         # the states: group, stored row, place in the list
-        owner, row = _ranges(gs * BEAM, cg)
+        owner, row = expand_ranges(gs * BEAM, cg)
         at = row - (gs * BEAM)[owner]
         ne = sne[row]
         # each state's takes: the objects of its group whose words are free (a state whose
         # last match reaches past the position takes nothing here)
         used = np.where((ne >> 14) > g_j[g0:g1][owner], ~_Z, sused[row])
-        tstate, obj = _ranges(gf[owner], a_n[owner])
+        tstate, obj = expand_ranges(gf[owner], a_n[owner])
         ok = np.flatnonzero((used[tstate] & w_tmask[obj]) == 0)
         tstate, obj = tstate[ok], obj[ok]
         sk = (owner << (32 + low)) + (at << kb) + (srank[row] << low)
@@ -286,12 +280,12 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             # object with the same test start anywhere in the list contest each other; a
             # multi-word object taken at an earlier step only after the sort (check 1b).
             tcum = np.cumsum(tcnt) - tcnt
-            _, ls = _ranges(scum[lg], cg[lg])
-            lt_owner, lt = _ranges(tcum[lg], tcnt[lg])
+            _, ls = expand_ranges(scum[lg], cg[lg])
+            lt_owner, lt = expand_ranges(tcum[lg], tcnt[lg])
             taken = w_obit[obj[lt]]
             added = _or_by(lt_owner, taken, lg.size)
             present = np.bitwise_or.reduceat(sbits[row[ls]], np.cumsum(cg[lg]) - cg[lg]) | added
-            o_owner, lobj = _ranges(gf[lg], a_n[lg])
+            o_owner, lobj = expand_ranges(gf[lg], a_n[lg])
             early = present & mw_bits[slots] & ~hl
             oq = slots[o_owner]
             check1 = (added, o_owner, oq, w_obit[lobj], w_otgm[lobj], w_ocbit[lobj], cand_bits[oq])
@@ -302,14 +296,14 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             if ch.size:
                 # the states and takes of groups with new marks rank lower by what they take
                 g, nf, tw = lg[ch], new[ch], twin_bits[slots[ch]]
-                so, s = _ranges(scum[g], cg[g])
+                so, s = expand_ranges(scum[g], cg[g])
                 skey[s] += _more(sbits[row[s]], nf[so], tw[so]) << low
-                to, t = _ranges(tcum[g], tcnt[g])
+                to, t = expand_ranges(tcum[g], tcnt[g])
                 bits = sbits[row[tstate[t]]] | w_obit[obj[t]]
                 tkey[t] += _more(bits, nf[to], tw[to]) << low
         keys = np.concatenate((skey, tkey))
         keys.sort(kind="stable")
-        kg, pos = _ranges(np.zeros_like(kcnt), kcnt)
+        kg, pos = expand_ranges(np.zeros_like(kcnt), kcnt)
         kk = keys[pos + np.repeat(np.cumsum(cnt) - cnt, kcnt)]
         krank = (kk >> low) & 0xFFFFFFFF
         kopt = kk & kself
@@ -333,11 +327,11 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             if early.any():
                 _check1(flagged, present, *check1)  # check 1b
             kstart = np.cumsum(kcnt) - kcnt
-            _, krows = _ranges(kstart[lg], kcnt[lg])
+            _, krows = expand_ranges(kstart[lg], kcnt[lg])
             kpresent = np.bitwise_or.reduceat(kbits[krows], np.cumsum(kcnt[lg]) - kcnt[lg])
             # The orphan rule: M and an object it orphans both in the kept list.
             lo = np.searchsorted(o_slot, slots)
-            g, r = _ranges(lo, np.searchsorted(o_slot, slots, side="right") - lo)
+            g, r = expand_ranges(lo, np.searchsorted(o_slot, slots, side="right") - lo)
             on = ((kpresent[g] & o_mbit[r]) != 0) & ((kpresent[g] & o_xbit[r]) != 0)
             if on.any():
                 np.bitwise_or.at(flagged, slots[g[on]], o_mbit[r[on]])
@@ -351,7 +345,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
                 # re-rank the kept rows of the groups whose marks changed (each group's rows
                 # keep their places 0 .. n - 1, in the new order)
                 moved = lg[changed]
-                mo, sub = _ranges(kstart[moved], kcnt[moved])
+                mo, sub = expand_ranges(kstart[moved], kcnt[moved])
                 nf, tw = new[changed][mo], twin_bits[slots[changed]][mo]
                 krank[sub] += _more(kbits[sub], nf, tw)
                 dest[sub[np.argsort((mo << _PAIR_SHIFT) + krank[sub], kind="stable")]] = dest[sub]

@@ -213,14 +213,15 @@ def _simple_mask(
     ``data`` are the UTF-8 bytes of "\\n" + the captions joined by "\\n" + "\\n\\0" (the
     last byte only completes the last triple of bytes).
     """
-    c = _CLASS.take(data)  # take: a lookup table read faster than by fancy indexing
+    # indexing, not take: take copies its uint8 indices to intp (8 bytes a byte of text)
+    c = _CLASS[data]
     brk = np.flatnonzero(c == 5)
     if brk.size != n + 1:
         return None
     t = c[:-2] << 6
     t |= c[1:-1] << 3
     t |= c[2:]
-    flags = _FLAGS.take(t)
+    flags = _FLAGS[t]
     at = np.flatnonzero(flags)  # few: most bytes are fine
     # A triple belongs to the caption its first byte is in (or starts, for a break).
     owner = np.searchsorted(brk, at, side="right") - 1

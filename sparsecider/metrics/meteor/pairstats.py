@@ -40,8 +40,7 @@ def alignment_statistics(
     """
     n = hyp.size
     off = tab.off
-    func_before = np.zeros(tab.func.size + 1, dtype=np.int64)
-    np.cumsum(tab.func, out=func_before[1:])
+    func_before = _func_before(tab)
     n_func = func_before[off[1:]] - func_before[off[:-1]]
     s = np.zeros((n, N_STATS), dtype=np.int64)
     s[:, 0], s[:, 1] = off[hyp + 1] - off[hyp], off[ref + 1] - off[ref]
@@ -127,8 +126,7 @@ def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candida
     if c.pair.size == 0:
         return out
     off = tab.off
-    func_before = np.zeros(tab.func.size + 1, dtype=np.int64)
-    np.cumsum(tab.func, out=func_before[1:])
+    func_before = _func_before(tab)
     ratio, matched = [], []
     for start, length, cap in ((c.ts, c.tl, hyp), (c.rs, c.rl, ref)):
         best = _covered(c.pair * 64 + start, length, n * 64, c.stage)

@@ -38,6 +38,10 @@ _BATCH_TOKENS = 1 << 18  # tokens per vectorised phrase lookup (bounds its memor
 # product, the search's rounds); 2,048 costs ~0.35 s less CPU than 1,024 on COCO's 40,504
 # segments, for ~25 MB more peak memory (361 MB warm).
 _CHUNK = 2048
+# ... and at most this many (hypothesis, reference) pairs, since a chunk's arrays grow with its
+# pairs: 2,048 segments of 50 references (PASCAL-50S) took ~210 MB more peak memory than 1,024,
+# and more CPU.  COCO's 5 references a segment stay below it.
+_CHUNK_PAIRS = 20_480
 # One-word candidates (word pairs with equal stems) one pair of captions may make.  The
 # per-pair search holds each as a Python object, so this bounds its memory (~0.5 GB) and time
 # (~1 min); normal captions make a few dozen, two 4,000-word copies of one sentence ~1.6 million.
@@ -177,10 +181,24 @@ def _statistics(candidates, references, res: Resources, start: int) -> np.ndarra
     out = np.zeros((len(candidates), N_STATS), dtype=np.int64)
     words = Words(res)
     # Segments go in chunks, so memory holds one chunk's captions, not the corpus's.
-    for lo in range(0, len(candidates), _CHUNK):
-        hi = min(lo + _CHUNK, len(candidates))
+    lo = 0
+    for hi in _chunk_ends(np.fromiter(map(len, references), np.int64, len(references))):
         out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res, words, start + lo)
+        lo = hi
     return out
+
+
+def _chunk_ends(n_refs: np.ndarray) -> list[int]:
+    """Ends of consecutive chunks of at most :data:`_CHUNK` segments and
+    :data:`_CHUNK_PAIRS` pairs (``n_refs``: references of each segment), one segment at least."""
+    cum = np.cumsum(n_refs)
+    ends, lo = [], 0
+    while lo < n_refs.size:
+        most = (cum[lo - 1] if lo else 0) + _CHUNK_PAIRS
+        hi = min(max(int(np.searchsorted(cum, most, side="right")), lo + 1), lo + _CHUNK)
+        ends.append(min(hi, n_refs.size))
+        lo = ends[-1]
+    return ends
 
 
 def _in_processes(candidates, references, res: Resources, n_jobs: int) -> np.ndarray:
