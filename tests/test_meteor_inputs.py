@@ -90,6 +90,20 @@ def test_non_ascii_text_scores_as_the_jar():
     assert r.statistics.tolist() == [example["stats"]] and r.scores.tolist() == [example["score"]]
 
 
+def test_a_lone_surrogate_is_named_not_raised_from_inside_normalisation():
+    # pycocoevalcap's Meteor sends each line with str.encode(), which fails on a lone surrogate
+    # (text decoded with errors="surrogateescape"); the PTB tokenizer deletes one first, so it
+    # reaches METEOR only with tokenizer="whitespace" or through segment_statistics.
+    from sparsecider.metrics.meteor import segment_statistics
+
+    with pytest.raises(
+        ValueError, match=r"references\[0\]\[1\] .*lone surrogate, U\+DCFF at character 2"
+    ):
+        sparsecider.meteor(["a dog"], [["a dog", "x \udcff cat"]], tokenizer="whitespace")
+    with pytest.raises(ValueError, match=r"candidates\[1\] \('b \\ud800'\) holds a lone surrogate"):
+        segment_statistics(["a", "b \ud800"], [["a"], ["b"]])
+
+
 SEPARATORS = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\t", "\xa0"]
 # the jar, each separator inside the candidate and the second reference (the jar reads a
 # line per segment, and these are not line ends to it)

@@ -84,7 +84,7 @@ def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> No
             and (not references or min(map(len, references)) > 0)
             and set(map(type, chain.from_iterable(references))) <= {str}
         ):
-            return
+            return _check_encodable(candidates, references)
     except TypeError:  # something without a length, or not iterable: named below
         pass
     for i, c in enumerate(candidates):
@@ -100,6 +100,31 @@ def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> No
         for j, r in enumerate(refs):
             if not isinstance(r, str):
                 raise TypeError(f"references[{i}][{j}] is {type(r).__name__}, not str")
+    _check_encodable(candidates, references)
+
+
+def _check_encodable(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+    """Refuse a lone surrogate (text decoded with ``errors="surrogateescape"``): it has no
+    UTF-8 form, so the jar's wrapper cannot send it either; named, not raised from deep inside
+    normalisation.  One encode of all captions; the caption is looked for only on failure."""
+    try:
+        "".join(chain(candidates, chain.from_iterable(references))).encode("utf-8")
+        return
+    except UnicodeEncodeError:
+        pass
+    named = chain(
+        ((f"candidates[{i}]", c) for i, c in enumerate(candidates)),
+        ((f"references[{i}][{j}]", r) for i, rs in enumerate(references) for j, r in enumerate(rs)),
+    )
+    for where, text in named:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(
+                f"{where} ({text[:40]!r}) holds a lone surrogate, U+{ord(text[err.start]):04X} at "
+                f"character {err.start}, which METEOR cannot read (nor can the jar): remove it, "
+                "or decode the text with errors='replace' instead of 'surrogateescape'"
+            ) from None
 
 
 def _captions(texts: list[str], res: Resources) -> dict[str, Caption]:
