@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
+from .paraphrase import MAX_PHRASE
 from .resources import Resources
 
 __all__ = [
@@ -30,6 +31,10 @@ __all__ = [
 
 #: Longest caption (tokens) the array path handles; longer ones take the per-pair path.
 MAX_FAST = 64
+# candidates_of_pairs packs a row in one integer, positions in 6 bits and phrase lengths in 3:
+# larger limits would decode to wrong rows silently, so an edit that raises one stops here.
+if MAX_FAST > 64 or MAX_PHRASE > 7:
+    raise RuntimeError("the packed candidate key holds positions < 64 and phrase lengths < 8")
 
 
 @dataclass
