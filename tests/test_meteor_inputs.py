@@ -270,7 +270,7 @@ def test_every_face_names_the_extra(case, monkeypatch, tmp_path, capsys):
 
 @pytest.mark.parametrize("case", ["no snowballstemmer", "snowballstemmer 3"])
 def test_the_data_loader_checks_the_stemmer_the_same_way(case, monkeypatch):
-    # one check (matchers.english_stemmer) behind every face and the loader itself
+    # one check (matchers.check_stemmer) behind every face and the loader itself
     from sparsecider.metrics.meteor.resources import load
 
     simulate, why = MISSING[case]

@@ -25,7 +25,7 @@ from ...core.corpus import Corpus, as_corpus
 from ...core.result import CiderResult, Signature
 from ...tokenizers import ptb_tokenize
 from .data import INSTALL_HINT, MeteorDataError, Sources, locate
-from .matchers import STEMMER_VERSION, english_stemmer
+from .matchers import STEMMER_VERSION, check_stemmer
 from .resources import Resources, load
 from .score import segment_statistics
 from .stats import corpus_score, segment_scores, summed
@@ -53,7 +53,7 @@ def missing_extra() -> str | None:
     """Why METEOR cannot run here (the ``meteor`` extra is missing), or None;
     reads no data."""
     try:
-        english_stemmer()
+        check_stemmer()
         _sources()
     except (ImportError, MeteorDataError) as err:
         return str(err)
@@ -72,7 +72,7 @@ def resources() -> Resources:
         A data file is missing, damaged or truncated (the message names it
         and what to reinstall).
     """
-    english_stemmer()
+    check_stemmer()
     return load(_sources())
 
 

@@ -145,7 +145,7 @@ class Words:
         lex, fw, vocab = res.lexicon, res.function_words, res.paraphrases.vocab
         n = len(new)
         # Each a pass at C speed over the new words: stem and synset ids come from _Ids.
-        stem = np.fromiter(map(self._stem_ids.__getitem__, map(lex.stem, new)), np.int64, n)
+        stem = np.fromiter(map(self._stem_ids.__getitem__, lex.stems(new)), np.int64, n)
         sets = list(map(lex.synsets, new))
         n_syn = np.fromiter(map(len, sets), np.int64, n)
         syn_a = np.fromiter(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .cache import load_or_build
 from .data import Sources, locate, read_jar_text
-from .matchers import STEMMER_VERSION, Lexicon, english_stemmer
+from .matchers import STEMMER_VERSION, Lexicon, check_stemmer
 from .normalize import Prefixes
 from .paraphrase import ParaphraseIndex
 
@@ -66,7 +66,7 @@ def load(sources: Sources | None = None) -> Resources:
     ImportError
         snowballstemmer 2.2.0 is missing.
     """
-    english_stemmer()  # fail early, before any slow work, when the stemmer is missing
+    check_stemmer()  # fail early, before any slow work, when the stemmer is missing
     if sources is None:
         sources = locate()
     with _LOCK:

@@ -38,7 +38,7 @@ class Caption:
         self.n_function = sum(self.function)
         self.phrases = phrases
         lex = res.lexicon
-        self.stems = [lex.stem(t) for t in self.tokens]
+        self.stems = lex.stems(self.tokens)
         self.synsets = [lex.synsets(t) for t in self.tokens]
         self._index = None
 
