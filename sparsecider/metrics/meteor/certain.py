@@ -1,0 +1,196 @@
+"""Which candidate objects count as "certain" in the search's third key (specification 6.2,
+6.3 "Which non-square paraphrases are certain", ``spec35b``).
+
+An object m is certain when it is *eligible*, not *shorter-spanned elsewhere*, and at most one
+object covers the TEST position numbered like m's last REFERENCE position (none beyond the
+test's end).  Every object is eligible except a non-exact one whose test and reference lengths
+differ (non-square), that contains no exact object on both sides, and whose *group* (itself and
+every non-exact non-square object sharing its test start or its reference start) holds an
+*exposed* object G: an exact one-word object X lies inside G on one side only, and X does not
+lie on both sides inside a multi-word *twin* of G (another span pair with G's two starts).
+Off the diagonal (test start != reference start) a non-exact object is not certain when a
+non-exact multi-word object with the same test span and the same reference start has a
+shorter reference span.  All of it is fixed per pair, computed once.
+
+Exact objects match one word to one word, so "X inside G on the test side" counts the exact
+objects whose test word lies in G's test span (prefix counts), minus those inside G on both
+sides (looked up cell by cell: spans are short); a twin's cells are looked up the same way.
+The cost follows the number of objects times their span sizes, not the captions' length.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+
+import numpy as np
+
+from .batch import Candidates, expand_ranges
+from .matchers import EXACT
+
+__all__ = ["certain", "certain_rows"]
+
+Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
+
+
+def certain(objs: list[Match], n_test: int) -> list[bool]:
+    """Per object of one pair (any length): is it certain.
+
+    Parameters
+    ----------
+    objs : list of (t_start, t_len, r_start, r_len, stage)
+        Every proposal of the pair.
+    n_test : int
+        Number of test tokens.
+
+    Returns
+    -------
+    list of bool
+    """
+    ct = [0] * n_test
+    for ts, tl, *_ in objs:
+        for x in range(ts, ts + tl):
+            ct[x] += 1
+    n_ref = max(o[2] + o[3] for o in objs)
+    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+    # prefix counts of exact objects by test word / reference word
+    by_t = [0] * (n_test + 1)
+    by_r = [0] * (n_ref + 1)
+    for t, r in ex:
+        by_t[t + 1] += 1
+        by_r[r + 1] += 1
+    cum_t = list(accumulate(by_t))
+    cum_r = list(accumulate(by_r))
+    # multi-word objects by their two starts (the twins)
+    multi: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    for ts, tl, rs, rl, _ in objs:
+        if tl > 1 or rl > 1:
+            multi.setdefault((ts, rs), set()).add((tl, rl))
+
+    def both(ts: int, tl: int, rs: int, rl: int) -> set[tuple[int, int]]:
+        if tl * rl <= len(ex):
+            return {(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl) if (t, r) in ex}
+        return {(t, r) for t, r in ex if ts <= t < ts + tl and rs <= r < rs + rl}
+
+    exposed_t: set[int] = set()  # test / reference starts of exposed non-square objects
+    exposed_r: set[int] = set()
+    inside: dict[Match, bool] = {}  # non-square objects: an exact object inside on both sides
+    for ts, tl, rs, rl, stage in set(objs):
+        if stage == EXACT or tl == rl:
+            continue
+        own = both(ts, tl, rs, rl)
+        inside[(ts, tl, rs, rl, stage)] = bool(own)
+        one_side = cum_t[ts + tl] - cum_t[ts] + cum_r[rs + rl] - cum_r[rs] - 2 * len(own)
+        if one_side:
+            covered: set[tuple[int, int]] = set()
+            for ptl, prl in multi.get((ts, rs), ()):
+                if (ptl, prl) != (tl, rl):
+                    covered |= {
+                        (t, r) for t, r in both(ts, ptl, rs, prl) if (t < ts + tl) != (r < rs + rl)
+                    }
+            if one_side > len(covered):
+                exposed_t.add(ts)
+                exposed_r.add(rs)
+    # the shortest multi-word non-exact reference span per (test span, reference start)
+    shortest: dict[tuple[int, int, int], int] = {}
+    for ts, tl, rs, rl, stage in objs:
+        if stage != EXACT and tl + rl > 2:
+            key = (ts, tl, rs)
+            shortest[key] = min(shortest.get(key, rl), rl)
+    out = []
+    for o in objs:
+        ts, tl, rs, rl, stage = o
+        ok = o[2] + o[3] - 1 >= n_test or ct[o[2] + o[3] - 1] <= 1
+        if ok and stage != EXACT:
+            if tl != rl and not inside[o] and (ts in exposed_t or rs in exposed_r):
+                ok = False
+            elif ts != rs and shortest.get((ts, tl, rs), rl) < rl:
+                ok = False
+        out.append(ok)
+    return out
+
+
+def _member(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``keys`` found in the sorted ``table``."""
+    if table.size == 0:
+        return np.zeros(keys.size, dtype=bool)
+    at = np.minimum(np.searchsorted(table, keys), table.size - 1)
+    return table[at] == keys
+
+
+def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndarray:
+    """:func:`certain` for the objects ``sel`` of many pairs (whole pairs, at most 64 tokens).
+
+    Parameters
+    ----------
+    c : Candidates
+    sel : ndarray of int
+        Rows of ``c``, every row of each pair they touch.
+    touch_t : ndarray of int
+        Objects covering each test word, indexed ``pair * 64 + word``.
+
+    Returns
+    -------
+    ndarray of bool
+        One per row of ``sel``.
+    """
+    p, ts, tl = c.pair[sel], c.ts[sel], c.tl[sel]
+    rs, rl, st = c.rs[sel], c.rl[sel], c.stage[sel]
+    out = touch_t[p * 64 + rs + rl - 1] <= 1
+    plain = st != EXACT
+    n = int(p.max()) * 64 + 65
+    ex = ~plain  # exact objects match one word to one word
+    ex_keys = np.unique((p[ex] * 64 + ts[ex]) * 64 + rs[ex])
+    cum_t = np.r_[0, np.cumsum(np.bincount(p[ex] * 64 + ts[ex], minlength=n))]
+    cum_r = np.r_[0, np.cumsum(np.bincount(p[ex] * 64 + rs[ex], minlength=n))]
+    g = np.flatnonzero(plain & (tl != rl))  # the non-square objects
+    if g.size:
+        gp, gts, gtl, grs, grl = p[g], ts[g], tl[g], rs[g], rl[g]
+        # exact objects inside G on both sides (cell by cell)
+        own, i = expand_ranges(np.zeros(g.size, dtype=np.int64), gtl * grl)
+        cell = (gp[own] * 64 + gts[own] + i // grl[own]) * 64 + grs[own] + i % grl[own]
+        inside = np.bincount(own[_member(cell, ex_keys)], minlength=g.size)
+        one_side = cum_t[gp * 64 + gts + gtl] - cum_t[gp * 64 + gts]
+        one_side += cum_r[gp * 64 + grs + grl] - cum_r[gp * 64 + grs] - 2 * inside
+        # exact objects inside a twin of G on both sides, inside G on one side only
+        multi = np.flatnonzero((tl > 1) | (rl > 1))
+        mkey = (p[multi] * 64 + ts[multi]) * 64 + rs[multi]
+        order = np.argsort(mkey, kind="stable")
+        mkey, multi = mkey[order], multi[order]
+        gkey = (gp * 64 + gts) * 64 + grs
+        lo = np.searchsorted(mkey, gkey)
+        who, at = expand_ranges(lo, np.searchsorted(mkey, gkey, side="right") - lo)
+        tw = multi[at]
+        keep = (tl[tw] != gtl[who]) | (rl[tw] != grl[who])
+        who, tw = who[keep], tw[keep]
+        own, i = expand_ranges(np.zeros(who.size, dtype=np.int64), tl[tw] * rl[tw])
+        t = i // rl[tw][own]
+        r = i % rl[tw][own]
+        w = who[own]
+        cell = (gp[w] * 64 + gts[w] + t) * 64 + grs[w] + r
+        hit = _member(cell, ex_keys) & ((t < gtl[w]) != (r < grl[w]))
+        covered = np.unique(w[hit] * (1 << 32) + cell[hit] % (1 << 32)) >> 32
+        exposed = one_side > np.bincount(covered, minlength=g.size)
+        at_t = np.zeros(n, dtype=bool)
+        at_r = np.zeros(n, dtype=bool)
+        at_t[gp[exposed] * 64 + gts[exposed]] = True
+        at_r[gp[exposed] * 64 + grs[exposed]] = True
+        out[g] &= (inside > 0) | ~(at_t[gp * 64 + gts] | at_r[gp * 64 + grs])
+    # off the diagonal: a shorter multi-word reference span from the same test span and start
+    q = plain & (tl + rl > 2)
+    if q.any():
+        skey = ((p * 64 + ts) * 8 + tl) * 64 + rs
+        rows = np.flatnonzero(q)
+        rows = rows[np.lexsort((rl[rows], skey[rows]))]
+        first = rows[_heads(skey[rows])]
+        table = skey[first]
+        d = np.flatnonzero(plain & (ts != rs))
+        at = np.minimum(np.searchsorted(table, skey[d]), table.size - 1)
+        out[d] &= ~((table[at] == skey[d]) & (rl[first[at]] < rl[d]))
+    return out
+
+
+def _heads(x: np.ndarray) -> np.ndarray:
+    """True where a run of equal values starts."""
+    out = np.ones(x.size, dtype=bool)
+    out[1:] = x[1:] != x[:-1]
+    return out
