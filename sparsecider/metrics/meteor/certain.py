@@ -20,7 +20,9 @@ The cost follows the number of objects times their span sizes, not the captions'
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import accumulate
+from operator import itemgetter
 
 import numpy as np
 
@@ -50,63 +52,79 @@ def certain(objs: list[Match], n_test: int) -> list[bool]:
     for ts, tl, *_ in objs:
         for x in range(ts, ts + tl):
             ct[x] += 1
+    out = [o[2] + o[3] - 1 >= n_test or ct[o[2] + o[3] - 1] <= 1 for o in objs]
+    plain = [k for k, o in enumerate(objs) if o[4] != EXACT]
+    # Only non-exact objects certain by the count can lose it (in a long caption repeating a
+    # word, usually none: the count fails), and only through their own starts.
+    todo = [k for k in plain if out[k]]
+    if not todo:
+        return out
+    odd = [objs[k] for k in todo if objs[k][1] != objs[k][3]]  # non-square ones
+    need_t, need_r = {o[0] for o in odd}, {o[2] for o in odd}
+    # their groups: every non-exact non-square object on those starts, certain or not
+    shaped = {
+        o[:4]
+        for o in (objs[k] for k in plain)
+        if o[1] != o[3] and (o[0] in need_t or o[2] in need_r)
+    }
+    ex: set[tuple[int, int]] = set()
+    exposed_t: set[int] = set()  # test / reference starts of exposed non-square objects
+    exposed_r: set[int] = set()
+    if shaped:
+        ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+        exposed_t, exposed_r = _exposed(objs, shaped, ex, n_test)
+    # the shortest multi-word non-exact reference span per (test span, reference start)
+    keys = {(o[0], o[1], o[2]) for o in (objs[k] for k in todo) if o[0] != o[2]}
+    shortest: dict[tuple[int, int, int], int] = {}
+    for o in (objs[k] for k in plain) if keys else ():
+        key = (o[0], o[1], o[2])
+        if key in keys and o[1] + o[3] > 2 and shortest.get(key, o[3]) >= o[3]:
+            shortest[key] = o[3]
+    for k in todo:
+        ts, tl, rs, rl, _ = objs[k]
+        if tl != rl and (ts in exposed_t or rs in exposed_r) and not _inside(ts, tl, rs, rl, ex):
+            out[k] = False
+        elif ts != rs and shortest.get((ts, tl, rs), rl) < rl:
+            out[k] = False
+    return out
+
+
+def _inside(ts: int, tl: int, rs: int, rl: int, ex: set) -> set[tuple[int, int]]:
+    """The exact objects (test word, reference word) inside the span pair on both sides."""
+    if tl * rl <= len(ex):
+        return {(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl) if (t, r) in ex}
+    return {(t, r) for t, r in ex if ts <= t < ts + tl and rs <= r < rs + rl}
+
+
+def _exposed(objs: list[Match], shaped: set, ex: set, n_test: int) -> tuple[set, set]:
+    """Test starts and reference starts of the exposed non-square span pairs ``shaped``."""
     n_ref = max(o[2] + o[3] for o in objs)
-    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
-    # prefix counts of exact objects by test word / reference word
-    by_t = [0] * (n_test + 1)
-    by_r = [0] * (n_ref + 1)
-    for t, r in ex:
-        by_t[t + 1] += 1
-        by_r[r + 1] += 1
-    cum_t = list(accumulate(by_t))
-    cum_r = list(accumulate(by_r))
-    # multi-word objects by their two starts (the twins)
-    multi: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    # prefix counts of exact objects by test / reference word
+    per_t, per_r = Counter(map(itemgetter(0), ex)), Counter(map(itemgetter(1), ex))
+    cum_t = [0, *accumulate(per_t.get(x, 0) for x in range(n_test))]
+    cum_r = [0, *accumulate(per_r.get(x, 0) for x in range(n_ref))]
+    multi: dict[tuple[int, int], set[tuple[int, int]]] = {}  # span pairs by their two starts
     for ts, tl, rs, rl, _ in objs:
         if tl > 1 or rl > 1:
             multi.setdefault((ts, rs), set()).add((tl, rl))
-
-    def both(ts: int, tl: int, rs: int, rl: int) -> set[tuple[int, int]]:
-        if tl * rl <= len(ex):
-            return {(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl) if (t, r) in ex}
-        return {(t, r) for t, r in ex if ts <= t < ts + tl and rs <= r < rs + rl}
-
-    exposed_t: set[int] = set()  # test / reference starts of exposed non-square objects
-    exposed_r: set[int] = set()
-    inside: dict[Match, bool] = {}  # non-square objects: an exact object inside on both sides
-    for ts, tl, rs, rl, stage in set(objs):
-        if stage == EXACT or tl == rl:
+    at_t: set[int] = set()
+    at_r: set[int] = set()
+    for ts, tl, rs, rl in shaped:
+        if ts in at_t and rs in at_r:
+            continue  # it would mark nothing new (a repeated phrase: most of them)
+        own = len(_inside(ts, tl, rs, rl, ex))
+        one_side = cum_t[ts + tl] - cum_t[ts] + cum_r[rs + rl] - cum_r[rs] - 2 * own
+        if not one_side:
             continue
-        own = both(ts, tl, rs, rl)
-        inside[(ts, tl, rs, rl, stage)] = bool(own)
-        one_side = cum_t[ts + tl] - cum_t[ts] + cum_r[rs + rl] - cum_r[rs] - 2 * len(own)
-        if one_side:
-            covered: set[tuple[int, int]] = set()
-            for ptl, prl in multi.get((ts, rs), ()):
-                if (ptl, prl) != (tl, rl):
-                    covered |= {
-                        (t, r) for t, r in both(ts, ptl, rs, prl) if (t < ts + tl) != (r < rs + rl)
-                    }
-            if one_side > len(covered):
-                exposed_t.add(ts)
-                exposed_r.add(rs)
-    # the shortest multi-word non-exact reference span per (test span, reference start)
-    shortest: dict[tuple[int, int, int], int] = {}
-    for ts, tl, rs, rl, stage in objs:
-        if stage != EXACT and tl + rl > 2:
-            key = (ts, tl, rs)
-            shortest[key] = min(shortest.get(key, rl), rl)
-    out = []
-    for o in objs:
-        ts, tl, rs, rl, stage = o
-        ok = o[2] + o[3] - 1 >= n_test or ct[o[2] + o[3] - 1] <= 1
-        if ok and stage != EXACT:
-            if tl != rl and not inside[o] and (ts in exposed_t or rs in exposed_r):
-                ok = False
-            elif ts != rs and shortest.get((ts, tl, rs), rl) < rl:
-                ok = False
-        out.append(ok)
-    return out
+        covered: set[tuple[int, int]] = set()  # X inside a twin on both sides: not counted
+        for ptl, prl in multi[ts, rs]:
+            if (ptl, prl) != (tl, rl):
+                cells = _inside(ts, ptl, rs, prl, ex)
+                covered |= {(t, r) for t, r in cells if (t < ts + tl) != (r < rs + rl)}
+        if one_side > len(covered):
+            at_t.add(ts)
+            at_r.add(rs)
+    return at_t, at_r
 
 
 def _member(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
