@@ -135,6 +135,13 @@ def _member(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
     return table[at] == keys
 
 
+def _of_pairs(p: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Every row of ``p``'s pairs that hold one of ``rows``."""
+    hit = np.zeros(int(p.max()) + 1, dtype=bool)
+    hit[p[rows]] = True
+    return np.flatnonzero(hit[p])
+
+
 def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndarray:
     """:func:`certain` for the objects ``sel`` of many pairs (whole pairs, at most 64 tokens).
 
@@ -154,57 +161,68 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     p, ts, tl = c.pair[sel], c.ts[sel], c.tl[sel]
     rs, rl, st = c.rs[sel], c.rl[sel], c.stage[sel]
     out = touch_t[p * 64 + rs + rl - 1] <= 1
-    plain = st != EXACT
-    n = int(p.max()) * 64 + 65
-    ex = ~plain  # exact objects match one word to one word
-    ex_keys = np.unique((p[ex] * 64 + ts[ex]) * 64 + rs[ex])
-    cum_t = np.r_[0, np.cumsum(np.bincount(p[ex] * 64 + ts[ex], minlength=n))]
-    cum_r = np.r_[0, np.cumsum(np.bincount(p[ex] * 64 + rs[ex], minlength=n))]
-    g = np.flatnonzero(plain & (tl != rl))  # the non-square objects
-    if g.size:
-        gp, gts, gtl, grs, grl = p[g], ts[g], tl[g], rs[g], rl[g]
-        # exact objects inside G on both sides (cell by cell)
-        own, i = expand_ranges(np.zeros(g.size, dtype=np.int64), gtl * grl)
-        cell = (gp[own] * 64 + gts[own] + i // grl[own]) * 64 + grs[own] + i % grl[own]
-        inside = np.bincount(own[_member(cell, ex_keys)], minlength=g.size)
-        one_side = cum_t[gp * 64 + gts + gtl] - cum_t[gp * 64 + gts]
-        one_side += cum_r[gp * 64 + grs + grl] - cum_r[gp * 64 + grs] - 2 * inside
-        # exact objects inside a twin of G on both sides, inside G on one side only
-        multi = np.flatnonzero((tl > 1) | (rl > 1))
-        mkey = (p[multi] * 64 + ts[multi]) * 64 + rs[multi]
-        order = np.argsort(mkey, kind="stable")
-        mkey, multi = mkey[order], multi[order]
-        gkey = (gp * 64 + gts) * 64 + grs
-        lo = np.searchsorted(mkey, gkey)
-        who, at = expand_ranges(lo, np.searchsorted(mkey, gkey, side="right") - lo)
-        tw = multi[at]
-        keep = (tl[tw] != gtl[who]) | (rl[tw] != grl[who])
-        who, tw = who[keep], tw[keep]
-        own, i = expand_ranges(np.zeros(who.size, dtype=np.int64), tl[tw] * rl[tw])
-        t = i // rl[tw][own]
-        r = i % rl[tw][own]
-        w = who[own]
-        cell = (gp[w] * 64 + gts[w] + t) * 64 + grs[w] + r
-        hit = _member(cell, ex_keys) & ((t < gtl[w]) != (r < grl[w]))
-        covered = np.unique(w[hit] * (1 << 32) + cell[hit] % (1 << 32)) >> 32
-        exposed = one_side > np.bincount(covered, minlength=g.size)
-        at_t = np.zeros(n, dtype=bool)
-        at_r = np.zeros(n, dtype=bool)
-        at_t[gp[exposed] * 64 + gts[exposed]] = True
-        at_r[gp[exposed] * 64 + grs[exposed]] = True
-        out[g] &= (inside > 0) | ~(at_t[gp * 64 + gts] | at_r[gp * 64 + grs])
+    # Only non-exact objects certain by the count can lose it (most pairs searched have none:
+    # exact ties), so only their pairs are looked at.
+    todo = out & (st != EXACT)
+    odd = np.flatnonzero(todo & (tl != rl))
+    if odd.size:
+        out[_exposed_rows(p, ts, tl, rs, rl, st, _of_pairs(p, odd))] = False
     # off the diagonal: a shorter multi-word reference span from the same test span and start
-    q = plain & (tl + rl > 2)
-    if q.any():
+    d = np.flatnonzero(todo & (ts != rs) & (rl > 1))
+    if d.size:
+        q = _of_pairs(p, d)
+        q = q[(st[q] != EXACT) & (tl[q] + rl[q] > 2)]
         skey = ((p * 64 + ts) * 8 + tl) * 64 + rs
-        rows = np.flatnonzero(q)
-        rows = rows[np.lexsort((rl[rows], skey[rows]))]
-        first = rows[_heads(skey[rows])]
+        q = q[np.lexsort((rl[q], skey[q]))]
+        first = q[_heads(skey[q])]
         table = skey[first]
-        d = np.flatnonzero(plain & (ts != rs))
         at = np.minimum(np.searchsorted(table, skey[d]), table.size - 1)
-        out[d] &= ~((table[at] == skey[d]) & (rl[first[at]] < rl[d]))
+        out[d[(table[at] == skey[d]) & (rl[first[at]] < rl[d])]] = False
     return out
+
+
+def _exposed_rows(p, ts, tl, rs, rl, st, sub) -> np.ndarray:
+    """Rows of ``sub`` (whole pairs) that are not eligible: non-exact, non-square, no exact
+    object inside on both sides, and an exposed object in their group."""
+    p, ts, tl, rs, rl, st = p[sub], ts[sub], tl[sub], rs[sub], rl[sub], st[sub]
+    ex = st == EXACT  # exact objects match one word to one word
+    ex_keys = np.sort((p[ex] * 64 + ts[ex]) * 64 + rs[ex])
+    ex_t = np.sort(p[ex] * 64 + ts[ex])
+    ex_r = np.sort(p[ex] * 64 + rs[ex])
+    g = np.flatnonzero(~ex & (tl != rl))  # the non-square objects
+    gp, gts, gtl, grs, grl = p[g], ts[g], tl[g], rs[g], rl[g]
+    # exact objects inside G on both sides (cell by cell)
+    own, i = expand_ranges(np.zeros(g.size, dtype=np.int64), gtl * grl)
+    cell = (gp[own] * 64 + gts[own] + i // grl[own]) * 64 + grs[own] + i % grl[own]
+    inside = np.bincount(own[_member(cell, ex_keys)], minlength=g.size)
+    one_side = -2 * inside
+    for sorted_at, start, n in ((ex_t, gts, gtl), (ex_r, grs, grl)):
+        one_side += np.searchsorted(sorted_at, gp * 64 + start + n)
+        one_side -= np.searchsorted(sorted_at, gp * 64 + start)
+    # exact objects inside a twin of G on both sides, inside G on one side only
+    multi = np.flatnonzero((tl > 1) | (rl > 1))
+    mkey = (p[multi] * 64 + ts[multi]) * 64 + rs[multi]
+    order = np.argsort(mkey, kind="stable")
+    mkey, multi = mkey[order], multi[order]
+    gkey = (gp * 64 + gts) * 64 + grs
+    lo = np.searchsorted(mkey, gkey)
+    who, at = expand_ranges(lo, np.searchsorted(mkey, gkey, side="right") - lo)
+    tw = multi[at]
+    keep = (tl[tw] != gtl[who]) | (rl[tw] != grl[who])
+    who, tw = who[keep], tw[keep]
+    own, i = expand_ranges(np.zeros(who.size, dtype=np.int64), tl[tw] * rl[tw])
+    t = i // rl[tw][own]
+    r = i % rl[tw][own]
+    w = who[own]
+    cell = (gp[w] * 64 + gts[w] + t) * 64 + grs[w] + r
+    hit = _member(cell, ex_keys) & ((t < gtl[w]) != (r < grl[w]))
+    covered = np.unique(w[hit] * (1 << 32) + cell[hit] % (1 << 32)) >> 32
+    exposed = one_side > np.bincount(covered, minlength=g.size)
+    at_t = np.zeros(int(p.max()) * 64 + 64, dtype=bool)
+    at_r = np.zeros(at_t.size, dtype=bool)
+    at_t[gp[exposed] * 64 + gts[exposed]] = True
+    at_r[gp[exposed] * 64 + grs[exposed]] = True
+    return sub[g[(inside == 0) & (at_t[gp * 64 + gts] | at_r[gp * 64 + grs])]]
 
 
 def _heads(x: np.ndarray) -> np.ndarray:
