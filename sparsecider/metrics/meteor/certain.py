@@ -13,9 +13,10 @@ non-exact multi-word object with the same test span and the same reference start
 shorter reference span.  All of it is fixed per pair, computed once.
 
 Exact objects match one word to one word, so "X inside G on the test side" counts the exact
-objects whose test word lies in G's test span (prefix counts), minus those inside G on both
-sides (looked up cell by cell: spans are short); a twin's cells are looked up the same way.
-The cost follows the number of objects times their span sizes, not the captions' length.
+objects whose test word lies in G's test span (prefix counts, or a sorted search), minus those
+inside G on both sides (looked up cell by cell: spans are short); a twin's cells are looked up
+the same way.  The cost follows the number of objects times their span sizes, not the
+captions' length.
 """
 
 from __future__ import annotations
