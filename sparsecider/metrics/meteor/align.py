@@ -28,6 +28,7 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 
 from __future__ import annotations
 
+from .certain import certain
 from .matchers import EXACT
 from .orphans import Orphans
 
@@ -64,16 +65,6 @@ def options(props: dict) -> list[Match]:
     objs = [(*k, s) for k, stages in props.items() for s in stages]
     objs.sort(key=lambda o: (o[2], o[4], -o[3], o[0], abs(o[1] - o[3]), o[1]))
     return objs
-
-
-def certain(objs: list[Match], n_test: int) -> list[bool]:
-    """The "certain" quirk (6.2): at most one object covers the TEST position numbered like
-    the object's last REFERENCE position (none beyond the test's end)."""
-    ct = [0] * n_test
-    for ts, tl, *_ in objs:
-        for x in range(ts, ts + tl):
-            ct[x] += 1
-    return [o[2] + o[3] - 1 >= n_test or ct[o[2] + o[3] - 1] <= 1 for o in objs]
 
 
 def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:

@@ -18,6 +18,7 @@ import numpy as np
 
 from .align import BEAM, align
 from .batch import Candidates, expand_ranges
+from .certain import certain_rows
 from .matchers import EXACT
 from .orphans import orphan_pairs
 
@@ -90,10 +91,9 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     chosen = [idx[~shared[pair]]]
     sel = idx[shared[pair]]
     if sel.size:
-        # certain (6.2): at most one object covers the TEST position numbered like the
-        # object's last reference position (none beyond the test's end, nor past 64).
-        last = c.pair[sel] * 64 + c.rs[sel] + c.rl[sel] - 1
-        cert = touch_t[last] <= 1
+        # certain (6.2, 6.3): at most one object covers the TEST position numbered like the
+        # object's last reference position, and the object is eligible (:mod:`.certain`)
+        cert = certain_rows(c, sel, touch_t)
         chosen.append(_search(c, sel, cert, alone[sel]))
     out = np.concatenate(chosen)
     return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]

@@ -1,0 +1,233 @@
+"""Which candidate objects count as "certain" in the search's third key (specification 6.2,
+6.3 "Which non-square paraphrases are certain", ``spec35b``).
+
+An object m is certain when it is *eligible*, not *shorter-spanned elsewhere*, and at most one
+object covers the TEST position numbered like m's last REFERENCE position (none beyond the
+test's end).  Every object is eligible except a non-exact one whose test and reference lengths
+differ (non-square), that contains no exact object on both sides, and whose *group* (itself and
+every non-exact non-square object sharing its test start or its reference start) holds an
+*exposed* object G: an exact one-word object X lies inside G on one side only, and X does not
+lie on both sides inside a multi-word *twin* of G (another span pair with G's two starts).
+Off the diagonal (test start != reference start) a non-exact object is not certain when a
+non-exact multi-word object with the same test span and the same reference start has a
+shorter reference span.  All of it is fixed per pair, computed once.
+
+Exact objects match one word to one word, so "X inside G on the test side" counts the exact
+objects whose test word lies in G's test span (prefix counts, or a sorted search), minus those
+inside G on both sides (looked up cell by cell: spans are short); a twin's cells are looked up
+the same way.  The cost follows the number of objects times their span sizes, not the
+captions' length.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import accumulate
+from operator import itemgetter
+
+import numpy as np
+
+from .batch import Candidates, expand_ranges
+from .matchers import EXACT
+
+__all__ = ["certain", "certain_rows"]
+
+Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
+
+
+def certain(objs: list[Match], n_test: int) -> list[bool]:
+    """Per object of one pair (any length): is it certain.
+
+    Parameters
+    ----------
+    objs : list of (t_start, t_len, r_start, r_len, stage)
+        Every proposal of the pair.
+    n_test : int
+        Number of test tokens.
+
+    Returns
+    -------
+    list of bool
+    """
+    ct = [0] * n_test
+    for ts, tl, *_ in objs:
+        for x in range(ts, ts + tl):
+            ct[x] += 1
+    out = [o[2] + o[3] - 1 >= n_test or ct[o[2] + o[3] - 1] <= 1 for o in objs]
+    plain = [k for k, o in enumerate(objs) if o[4] != EXACT]
+    # Only non-exact objects certain by the count can lose it (in a long caption repeating a
+    # word, usually none: the count fails), and only through their own starts.
+    todo = [k for k in plain if out[k]]
+    if not todo:
+        return out
+    odd = [objs[k] for k in todo if objs[k][1] != objs[k][3]]  # non-square ones
+    need_t, need_r = {o[0] for o in odd}, {o[2] for o in odd}
+    # their groups: every non-exact non-square object on those starts, certain or not
+    shaped = {
+        o[:4]
+        for o in (objs[k] for k in plain)
+        if o[1] != o[3] and (o[0] in need_t or o[2] in need_r)
+    }
+    ex: set[tuple[int, int]] = set()
+    exposed_t: set[int] = set()  # test / reference starts of exposed non-square objects
+    exposed_r: set[int] = set()
+    if shaped:
+        ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+        exposed_t, exposed_r = _exposed(objs, shaped, ex, n_test)
+    # the shortest multi-word non-exact reference span per (test span, reference start)
+    keys = {(o[0], o[1], o[2]) for o in (objs[k] for k in todo) if o[0] != o[2]}
+    shortest: dict[tuple[int, int, int], int] = {}
+    for o in (objs[k] for k in plain) if keys else ():
+        key = (o[0], o[1], o[2])
+        if key in keys and o[1] + o[3] > 2 and shortest.get(key, o[3]) >= o[3]:
+            shortest[key] = o[3]
+    for k in todo:
+        ts, tl, rs, rl, _ = objs[k]
+        if tl != rl and (ts in exposed_t or rs in exposed_r) and not _inside(ts, tl, rs, rl, ex):
+            out[k] = False
+        elif ts != rs and shortest.get((ts, tl, rs), rl) < rl:
+            out[k] = False
+    return out
+
+
+def _inside(ts: int, tl: int, rs: int, rl: int, ex: set) -> set[tuple[int, int]]:
+    """The exact objects (test word, reference word) inside the span pair on both sides."""
+    if tl * rl <= len(ex):
+        return {(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl) if (t, r) in ex}
+    return {(t, r) for t, r in ex if ts <= t < ts + tl and rs <= r < rs + rl}
+
+
+def _exposed(objs: list[Match], shaped: set, ex: set, n_test: int) -> tuple[set, set]:
+    """Test starts and reference starts of the exposed non-square span pairs ``shaped``."""
+    n_ref = max(o[2] + o[3] for o in objs)
+    # prefix counts of exact objects by test / reference word
+    per_t, per_r = Counter(map(itemgetter(0), ex)), Counter(map(itemgetter(1), ex))
+    cum_t = [0, *accumulate(per_t.get(x, 0) for x in range(n_test))]
+    cum_r = [0, *accumulate(per_r.get(x, 0) for x in range(n_ref))]
+    multi: dict[tuple[int, int], set[tuple[int, int]]] = {}  # span pairs by their two starts
+    for ts, tl, rs, rl, _ in objs:
+        if tl > 1 or rl > 1:
+            multi.setdefault((ts, rs), set()).add((tl, rl))
+    at_t: set[int] = set()
+    at_r: set[int] = set()
+    for ts, tl, rs, rl in shaped:
+        if ts in at_t and rs in at_r:
+            continue  # it would mark nothing new (a repeated phrase: most of them)
+        own = len(_inside(ts, tl, rs, rl, ex))
+        one_side = cum_t[ts + tl] - cum_t[ts] + cum_r[rs + rl] - cum_r[rs] - 2 * own
+        if not one_side:
+            continue
+        covered: set[tuple[int, int]] = set()  # X inside a twin on both sides: not counted
+        for ptl, prl in multi[ts, rs]:
+            if (ptl, prl) != (tl, rl):
+                cells = _inside(ts, ptl, rs, prl, ex)
+                covered |= {(t, r) for t, r in cells if (t < ts + tl) != (r < rs + rl)}
+        if one_side > len(covered):
+            at_t.add(ts)
+            at_r.add(rs)
+    return at_t, at_r
+
+
+def _member(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``keys`` found in the sorted ``table``."""
+    if table.size == 0:
+        return np.zeros(keys.size, dtype=bool)
+    at = np.minimum(np.searchsorted(table, keys), table.size - 1)
+    return table[at] == keys
+
+
+def _of_pairs(p: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Every row of ``p``'s pairs that hold one of ``rows``."""
+    hit = np.zeros(int(p.max()) + 1, dtype=bool)
+    hit[p[rows]] = True
+    return np.flatnonzero(hit[p])
+
+
+def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndarray:
+    """:func:`certain` for the objects ``sel`` of many pairs (whole pairs, at most 64 tokens).
+
+    Parameters
+    ----------
+    c : Candidates
+    sel : ndarray of int
+        Rows of ``c``, every row of each pair they touch.
+    touch_t : ndarray of int
+        Objects covering each test word, indexed ``pair * 64 + word``.
+
+    Returns
+    -------
+    ndarray of bool
+        One per row of ``sel``.
+    """
+    p, ts, tl = c.pair[sel], c.ts[sel], c.tl[sel]
+    rs, rl, st = c.rs[sel], c.rl[sel], c.stage[sel]
+    out = touch_t[p * 64 + rs + rl - 1] <= 1
+    # Only non-exact objects certain by the count can lose it (most pairs searched have none:
+    # exact ties), so only their pairs are looked at.
+    todo = out & (st != EXACT)
+    odd = np.flatnonzero(todo & (tl != rl))
+    if odd.size:
+        out[_exposed_rows(p, ts, tl, rs, rl, st, _of_pairs(p, odd))] = False
+    # off the diagonal: a shorter multi-word reference span from the same test span and start
+    d = np.flatnonzero(todo & (ts != rs) & (rl > 1))
+    if d.size:
+        q = _of_pairs(p, d)
+        q = q[(st[q] != EXACT) & (tl[q] + rl[q] > 2)]
+        skey = ((p * 64 + ts) * 8 + tl) * 64 + rs
+        q = q[np.lexsort((rl[q], skey[q]))]
+        first = q[_heads(skey[q])]
+        table = skey[first]
+        at = np.minimum(np.searchsorted(table, skey[d]), table.size - 1)
+        out[d[(table[at] == skey[d]) & (rl[first[at]] < rl[d])]] = False
+    return out
+
+
+def _exposed_rows(p, ts, tl, rs, rl, st, sub) -> np.ndarray:
+    """Rows of ``sub`` (whole pairs) that are not eligible: non-exact, non-square, no exact
+    object inside on both sides, and an exposed object in their group."""
+    p, ts, tl, rs, rl, st = p[sub], ts[sub], tl[sub], rs[sub], rl[sub], st[sub]
+    ex = st == EXACT  # exact objects match one word to one word
+    ex_keys = np.sort((p[ex] * 64 + ts[ex]) * 64 + rs[ex])
+    ex_t = np.sort(p[ex] * 64 + ts[ex])
+    ex_r = np.sort(p[ex] * 64 + rs[ex])
+    g = np.flatnonzero(~ex & (tl != rl))  # the non-square objects
+    gp, gts, gtl, grs, grl = p[g], ts[g], tl[g], rs[g], rl[g]
+    # exact objects inside G on both sides (cell by cell)
+    own, i = expand_ranges(np.zeros(g.size, dtype=np.int64), gtl * grl)
+    cell = (gp[own] * 64 + gts[own] + i // grl[own]) * 64 + grs[own] + i % grl[own]
+    inside = np.bincount(own[_member(cell, ex_keys)], minlength=g.size)
+    one_side = -2 * inside
+    for sorted_at, start, n in ((ex_t, gts, gtl), (ex_r, grs, grl)):
+        one_side += np.searchsorted(sorted_at, gp * 64 + start + n)
+        one_side -= np.searchsorted(sorted_at, gp * 64 + start)
+    # exact objects inside a twin of G on both sides, inside G on one side only
+    multi = np.flatnonzero((tl > 1) | (rl > 1))
+    mkey = (p[multi] * 64 + ts[multi]) * 64 + rs[multi]
+    order = np.argsort(mkey, kind="stable")
+    mkey, multi = mkey[order], multi[order]
+    gkey = (gp * 64 + gts) * 64 + grs
+    lo = np.searchsorted(mkey, gkey)
+    who, at = expand_ranges(lo, np.searchsorted(mkey, gkey, side="right") - lo)
+    tw = multi[at]
+    keep = (tl[tw] != gtl[who]) | (rl[tw] != grl[who])
+    who, tw = who[keep], tw[keep]
+    own, i = expand_ranges(np.zeros(who.size, dtype=np.int64), tl[tw] * rl[tw])
+    t = i // rl[tw][own]
+    r = i % rl[tw][own]
+    w = who[own]
+    cell = (gp[w] * 64 + gts[w] + t) * 64 + grs[w] + r
+    hit = _member(cell, ex_keys) & ((t < gtl[w]) != (r < grl[w]))
+    covered = np.unique(w[hit] * (1 << 32) + cell[hit] % (1 << 32)) >> 32
+    exposed = one_side > np.bincount(covered, minlength=g.size)
+    at_t = np.zeros(int(p.max()) * 64 + 64, dtype=bool)
+    at_r = np.zeros(at_t.size, dtype=bool)
+    at_t[gp[exposed] * 64 + gts[exposed]] = True
+    at_r[gp[exposed] * 64 + grs[exposed]] = True
+    return sub[g[(inside == 0) & (at_t[gp * 64 + gts] | at_r[gp * 64 + grs])]]
+
+
+def _heads(x: np.ndarray) -> np.ndarray:
+    """True where a run of equal values starts."""
+    out = np.ones(x.size, dtype=bool)
+    out[1:] = x[1:] != x[:-1]
+    return out
