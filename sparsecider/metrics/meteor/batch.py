@@ -10,7 +10,6 @@ positions would not fit the 64-bit masks of :mod:`.beam`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain, repeat
 
 import numpy as np
 import scipy.sparse as sp
@@ -18,12 +17,12 @@ import scipy.sparse as sp
 from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
 from .paraphrase import MAX_PHRASE
 from .resources import Resources
+from .wordtypes import Words
 
 __all__ = [
     "MAX_FAST",
     "Candidates",
     "CaptionTable",
-    "Words",
     "candidates_of_pairs",
     "caption_table",
     "expand_ranges",
@@ -91,84 +90,6 @@ class Candidates:
     stage: np.ndarray
 
 
-class _Ids(dict):
-    """Key -> id; a key not seen yet gets the next id and is noted in ``new``."""
-
-    new: list
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.new = []
-
-    def __missing__(self, key: str) -> int:
-        k = self[key] = len(self)
-        self.new.append(key)
-        return k
-
-
-class Words:
-    """The word types met by one scoring run, with what matching needs of each, looked up once.
-
-    Type ids are global to the run, so later chunks only look up their new words.
-
-    Parameters
-    ----------
-    res : Resources
-    """
-
-    def __init__(self, res: Resources) -> None:
-        self._res = res
-        self.ids = _Ids()
-        self._stem_ids = _Ids()
-        self._synset_ids = _Ids()
-        z = np.zeros(0, dtype=np.int64)
-        self._arrays = {
-            "stem": z,
-            "func": np.zeros(0, dtype=bool),
-            "pword": z,
-            "syn_off": np.zeros(1, dtype=np.int64),
-            "syn": z,
-        }
-
-    def encode(self, flat: list[str]) -> np.ndarray:
-        """Type ids of tokens (new words get their features now)."""
-        ids = self.ids
-        ids.new = []
-        # one pass over the tokens: a new word gets the next id (_Ids.__missing__)
-        out = np.fromiter(map(ids.__getitem__, flat), np.int64, len(flat))
-        if ids.new:
-            self._add(ids.new)
-        return out
-
-    def _add(self, new: list[str]) -> None:
-        res = self._res
-        lex, fw, vocab = res.lexicon, res.function_words, res.paraphrases.vocab
-        n = len(new)
-        # Each a pass at C speed over the new words: stem and synset ids come from _Ids.
-        stem = np.fromiter(map(self._stem_ids.__getitem__, lex.stems(new)), np.int64, n)
-        sets = list(map(lex.synsets, new))
-        n_syn = np.fromiter(map(len, sets), np.int64, n)
-        syn_a = np.fromiter(
-            map(self._synset_ids.__getitem__, chain.from_iterable(sets)), np.int64, int(n_syn.sum())
-        )
-        a = self._arrays
-        local = np.zeros(n_syn.size + 1, dtype=np.int64)
-        np.cumsum(n_syn, out=local[1:])
-        self._arrays = {
-            "stem": np.concatenate([a["stem"], stem]),
-            "func": np.concatenate([a["func"], np.fromiter(map(fw.__contains__, new), bool, n)]),
-            "pword": np.concatenate(
-                [a["pword"], np.fromiter(map(vocab.get, new, repeat(0)), np.int64, n)]
-            ),
-            "syn_off": np.concatenate([a["syn_off"], a["syn_off"][-1] + local[1:]]),
-            "syn": np.concatenate([a["syn"], syn_a]),
-        }
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """Per-type ``stem``, ``func``, ``pword``, ``syn_off`` and synset ids ``syn``."""
-        return self._arrays
-
-
 def _type_bit(types: np.ndarray) -> np.ndarray:
     """A pseudo-random bit number (0-63) per type id."""
     with np.errstate(over="ignore"):
@@ -198,11 +119,8 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
         The run's word types (a fresh one by default).
     """
     words = Words(res) if words is None else words
-    # Split every caption at once (normalised text: single spaces, no empty token).
-    lens = np.fromiter(map(str.count, texts, repeat(" ")), np.int64, len(texts)) + 1
-    lens[np.fromiter(map(len, texts), np.int64, len(texts)) == 0] = 0
-    flat = " ".join(filter(None, texts)).split(" ") if lens.any() else []
-    tok = words.encode(flat)
+    # Split and type every caption at once (normalised text: single spaces, no empty token).
+    tok, lens = words.encode_texts(texts)
     off = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lens, out=off[1:])
     w = words.arrays()
