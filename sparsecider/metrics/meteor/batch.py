@@ -49,8 +49,9 @@ class CaptionTable:
         Type id, stem id and function-word flag of every token.
     syn_keys : ndarray
         Sorted ``a * n_types + b`` for type pairs a != b sharing a WordNet synset.
-    partner_bits : ndarray (n_types,) uint64
-        Per type, :func:`_type_bit` of each of its synonyms in the chunk (a quick filter).
+    partner_bits, partner_bits2 : ndarray (n_types,) uint64
+        Per type, :func:`_type_bit` (:func:`_type_bit2`) of each of its synonyms in the chunk
+        (quick filters).
     occ_off : ndarray (n_captions + 1,)
         Offsets of each caption's phrase occurrences.
     occ_start, occ_len, occ_pid : ndarray
@@ -65,6 +66,7 @@ class CaptionTable:
     func: np.ndarray
     syn_keys: np.ndarray
     partner_bits: np.ndarray
+    partner_bits2: np.ndarray
     occ_off: np.ndarray
     occ_start: np.ndarray
     occ_len: np.ndarray
@@ -96,14 +98,21 @@ def _type_bit(types: np.ndarray) -> np.ndarray:
         return (types.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(58)
 
 
-def _partner_bits(syn_keys: np.ndarray, n_types: int) -> np.ndarray:
-    """Per type a, the set of :func:`_type_bit` of its synonyms b (no bit: not a synonym)."""
-    out = np.zeros(n_types, dtype=np.uint64)
+def _type_bit2(types: np.ndarray) -> np.ndarray:
+    """Another pseudo-random bit number (0-63) per type id (another multiplier)."""
+    with np.errstate(over="ignore"):
+        return (types.astype(np.uint64) * np.uint64(0xBF58476D1CE4E5B9)) >> np.uint64(58)
+
+
+def _partner_bits(syn_keys: np.ndarray, n_types: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per type a, the sets of :func:`_type_bit` and :func:`_type_bit2` of its synonyms b (no
+    bit: not a synonym)."""
+    out = np.zeros(n_types, dtype=np.uint64), np.zeros(n_types, dtype=np.uint64)
     if syn_keys.size:
         a, b = syn_keys // n_types, syn_keys % n_types
-        bits = np.uint64(1) << _type_bit(b)
         first = np.flatnonzero(np.r_[True, a[1:] != a[:-1]])  # keys are sorted: grouped by a
-        out[a[first]] = np.bitwise_or.reduceat(bits, first)
+        for bit, set_ in zip((_type_bit, _type_bit2), out, strict=True):
+            set_[a[first]] = np.bitwise_or.reduceat(np.uint64(1) << bit(b), first)
     return out
 
 
@@ -138,6 +147,7 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     starts, plens, pids = res.paraphrases.find(w["pword"][tok], off[1:][cap_of])
     owner = cap_of[starts]
     occ_off = np.searchsorted(owner, np.arange(len(texts) + 1))
+    bits, bits2 = _partner_bits(syn_keys, n_types)
     return CaptionTable(
         texts=texts,
         off=off,
@@ -145,7 +155,8 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
         stem=w["stem"][tok],
         func=w["func"][tok],
         syn_keys=syn_keys,
-        partner_bits=_partner_bits(syn_keys, n_types),
+        partner_bits=bits,
+        partner_bits2=bits2,
         occ_off=occ_off,
         occ_start=starts - off[owner],
         occ_len=plens,
@@ -283,6 +294,10 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     a, b = a_all[tt], b_all[rr]
     syn = ((tab.partner_bits[a] >> _type_bit(b)) & np.uint64(1)).astype(bool)
     q = np.flatnonzero(syn)
+    # a second filter (two thirds of the pairs passing the first fail it) before the search
+    miss = ((tab.partner_bits2[a[q]] >> _type_bit2(b[q])) & np.uint64(1)) == 0
+    syn[q[miss]] = False
+    q = q[~miss]
     keys = a[q] * tab.n_types + b[q]
     at = np.minimum(np.searchsorted(tab.syn_keys, keys), max(tab.syn_keys.size - 1, 0))
     syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False
