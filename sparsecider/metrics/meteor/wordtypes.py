@@ -10,7 +10,7 @@ typed by its strings instead.
 
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import chain, count, repeat
 
 import numpy as np
 
@@ -77,8 +77,13 @@ class Words:
     def __init__(self, res: Resources) -> None:
         self._res = res
         self.ids = _Ids()
-        self._stem_ids = _Ids()
-        self._synset_ids = _Ids()
+        # Stem and synset ids: dict.setdefault with a counter gives a key met before its id and
+        # a new key the next count, at C speed.  Counts used by keys met before are skipped:
+        # the ids are distinct, not consecutive (they are only compared), below the number of
+        # new words (stems) and of their synsets (WordNet has 117,374 synsets in 147,306 words).
+        self._stem_ids: dict[str, int] = {}
+        self._synset_ids: dict[str, int] = {}
+        self._stem_count, self._synset_count = count(), count()
         z = np.zeros(0, dtype=np.int64)
         self._arrays = {
             "stem": z,
@@ -279,12 +284,16 @@ class Words:
         res = self._res
         lex, fw, vocab = res.lexicon, res.function_words, res.paraphrases.vocab
         n = len(new)
-        # Each a pass at C speed over the new words: stem and synset ids come from _Ids.
-        stem = np.fromiter(map(self._stem_ids.__getitem__, lex.stems(new)), np.int64, n)
+        # Each a pass at C speed over the new words.
+        stem = np.fromiter(
+            map(self._stem_ids.setdefault, lex.stems(new), self._stem_count), np.int64, n
+        )
         sets = list(map(lex.synsets, new))
         n_syn = np.fromiter(map(len, sets), np.int64, n)
         syn_a = np.fromiter(
-            map(self._synset_ids.__getitem__, chain.from_iterable(sets)), np.int64, int(n_syn.sum())
+            map(self._synset_ids.setdefault, chain.from_iterable(sets), self._synset_count),
+            np.int64,
+            int(n_syn.sum()),
         )
         a = self._arrays
         local = np.zeros(n_syn.size + 1, dtype=np.int64)
