@@ -10,7 +10,6 @@ positions would not fit the 64-bit masks of :mod:`.beam`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain, repeat
 
 import numpy as np
 import scipy.sparse as sp
@@ -18,12 +17,12 @@ import scipy.sparse as sp
 from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
 from .paraphrase import MAX_PHRASE
 from .resources import Resources
+from .wordtypes import Words
 
 __all__ = [
     "MAX_FAST",
     "Candidates",
     "CaptionTable",
-    "Words",
     "candidates_of_pairs",
     "caption_table",
     "expand_ranges",
@@ -50,8 +49,9 @@ class CaptionTable:
         Type id, stem id and function-word flag of every token.
     syn_keys : ndarray
         Sorted ``a * n_types + b`` for type pairs a != b sharing a WordNet synset.
-    partner_bits : ndarray (n_types,) uint64
-        Per type, :func:`_type_bit` of each of its synonyms in the chunk (a quick filter).
+    partner_bits, partner_bits2 : ndarray (n_types,) uint64
+        Per type, :func:`_type_bit` (:func:`_type_bit2`) of each of its synonyms in the chunk
+        (quick filters).
     occ_off : ndarray (n_captions + 1,)
         Offsets of each caption's phrase occurrences.
     occ_start, occ_len, occ_pid : ndarray
@@ -66,6 +66,7 @@ class CaptionTable:
     func: np.ndarray
     syn_keys: np.ndarray
     partner_bits: np.ndarray
+    partner_bits2: np.ndarray
     occ_off: np.ndarray
     occ_start: np.ndarray
     occ_len: np.ndarray
@@ -91,98 +92,27 @@ class Candidates:
     stage: np.ndarray
 
 
-class _Ids(dict):
-    """Key -> id; a key not seen yet gets the next id and is noted in ``new``."""
-
-    new: list
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.new = []
-
-    def __missing__(self, key: str) -> int:
-        k = self[key] = len(self)
-        self.new.append(key)
-        return k
-
-
-class Words:
-    """The word types met by one scoring run, with what matching needs of each, looked up once.
-
-    Type ids are global to the run, so later chunks only look up their new words.
-
-    Parameters
-    ----------
-    res : Resources
-    """
-
-    def __init__(self, res: Resources) -> None:
-        self._res = res
-        self.ids = _Ids()
-        self._stem_ids = _Ids()
-        self._synset_ids = _Ids()
-        z = np.zeros(0, dtype=np.int64)
-        self._arrays = {
-            "stem": z,
-            "func": np.zeros(0, dtype=bool),
-            "pword": z,
-            "syn_off": np.zeros(1, dtype=np.int64),
-            "syn": z,
-        }
-
-    def encode(self, flat: list[str]) -> np.ndarray:
-        """Type ids of tokens (new words get their features now)."""
-        ids = self.ids
-        ids.new = []
-        # one pass over the tokens: a new word gets the next id (_Ids.__missing__)
-        out = np.fromiter(map(ids.__getitem__, flat), np.int64, len(flat))
-        if ids.new:
-            self._add(ids.new)
-        return out
-
-    def _add(self, new: list[str]) -> None:
-        res = self._res
-        lex, fw, vocab = res.lexicon, res.function_words, res.paraphrases.vocab
-        n = len(new)
-        # Each a pass at C speed over the new words: stem and synset ids come from _Ids.
-        stem = np.fromiter(map(self._stem_ids.__getitem__, lex.stems(new)), np.int64, n)
-        sets = list(map(lex.synsets, new))
-        n_syn = np.fromiter(map(len, sets), np.int64, n)
-        syn_a = np.fromiter(
-            map(self._synset_ids.__getitem__, chain.from_iterable(sets)), np.int64, int(n_syn.sum())
-        )
-        a = self._arrays
-        local = np.zeros(n_syn.size + 1, dtype=np.int64)
-        np.cumsum(n_syn, out=local[1:])
-        self._arrays = {
-            "stem": np.concatenate([a["stem"], stem]),
-            "func": np.concatenate([a["func"], np.fromiter(map(fw.__contains__, new), bool, n)]),
-            "pword": np.concatenate(
-                [a["pword"], np.fromiter(map(vocab.get, new, repeat(0)), np.int64, n)]
-            ),
-            "syn_off": np.concatenate([a["syn_off"], a["syn_off"][-1] + local[1:]]),
-            "syn": np.concatenate([a["syn"], syn_a]),
-        }
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """Per-type ``stem``, ``func``, ``pword``, ``syn_off`` and synset ids ``syn``."""
-        return self._arrays
-
-
 def _type_bit(types: np.ndarray) -> np.ndarray:
     """A pseudo-random bit number (0-63) per type id."""
     with np.errstate(over="ignore"):
         return (types.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(58)
 
 
-def _partner_bits(syn_keys: np.ndarray, n_types: int) -> np.ndarray:
-    """Per type a, the set of :func:`_type_bit` of its synonyms b (no bit: not a synonym)."""
-    out = np.zeros(n_types, dtype=np.uint64)
+def _type_bit2(types: np.ndarray) -> np.ndarray:
+    """Another pseudo-random bit number (0-63) per type id (another multiplier)."""
+    with np.errstate(over="ignore"):
+        return (types.astype(np.uint64) * np.uint64(0xBF58476D1CE4E5B9)) >> np.uint64(58)
+
+
+def _partner_bits(syn_keys: np.ndarray, n_types: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per type a, the sets of :func:`_type_bit` and :func:`_type_bit2` of its synonyms b (no
+    bit: not a synonym)."""
+    out = np.zeros(n_types, dtype=np.uint64), np.zeros(n_types, dtype=np.uint64)
     if syn_keys.size:
         a, b = syn_keys // n_types, syn_keys % n_types
-        bits = np.uint64(1) << _type_bit(b)
         first = np.flatnonzero(np.r_[True, a[1:] != a[:-1]])  # keys are sorted: grouped by a
-        out[a[first]] = np.bitwise_or.reduceat(bits, first)
+        for bit, set_ in zip((_type_bit, _type_bit2), out, strict=True):
+            set_[a[first]] = np.bitwise_or.reduceat(np.uint64(1) << bit(b), first)
     return out
 
 
@@ -198,11 +128,8 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
         The run's word types (a fresh one by default).
     """
     words = Words(res) if words is None else words
-    # Split every caption at once (normalised text: single spaces, no empty token).
-    lens = np.fromiter(map(str.count, texts, repeat(" ")), np.int64, len(texts)) + 1
-    lens[np.fromiter(map(len, texts), np.int64, len(texts)) == 0] = 0
-    flat = " ".join(filter(None, texts)).split(" ") if lens.any() else []
-    tok = words.encode(flat)
+    # Split and type every caption at once (normalised text: single spaces, no empty token).
+    tok, lens = words.encode_texts(texts)
     off = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lens, out=off[1:])
     w = words.arrays()
@@ -220,6 +147,7 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
     starts, plens, pids = res.paraphrases.find(w["pword"][tok], off[1:][cap_of])
     owner = cap_of[starts]
     occ_off = np.searchsorted(owner, np.arange(len(texts) + 1))
+    bits, bits2 = _partner_bits(syn_keys, n_types)
     return CaptionTable(
         texts=texts,
         off=off,
@@ -227,7 +155,8 @@ def caption_table(texts: list[str], res: Resources, words: Words | None = None) 
         stem=w["stem"][tok],
         func=w["func"][tok],
         syn_keys=syn_keys,
-        partner_bits=_partner_bits(syn_keys, n_types),
+        partner_bits=bits,
+        partner_bits2=bits2,
         occ_off=occ_off,
         occ_start=starts - off[owner],
         occ_len=plens,
@@ -365,6 +294,10 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     a, b = a_all[tt], b_all[rr]
     syn = ((tab.partner_bits[a] >> _type_bit(b)) & np.uint64(1)).astype(bool)
     q = np.flatnonzero(syn)
+    # a second filter (two thirds of the pairs passing the first fail it) before the search
+    miss = ((tab.partner_bits2[a[q]] >> _type_bit2(b[q])) & np.uint64(1)) == 0
+    syn[q[miss]] = False
+    q = q[~miss]
     keys = a[q] * tab.n_types + b[q]
     at = np.minimum(np.searchsorted(tab.syn_keys, keys), max(tab.syn_keys.size - 1, 0))
     syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False

@@ -26,8 +26,13 @@ _SUFFIX_RULES = (
     ("ing", "e"), ("ing", ""),
     ("er", ""), ("est", ""), ("er", "e"), ("est", "e"),
 )  # fmt: skip
-# Last letters of those suffixes: a word ending otherwise has no rule to try.
-_RULE_ENDS = frozenset(suffix[-1] for suffix, _ in _SUFFIX_RULES)
+# The rules by the last letter of their suffix, in the same order (a word ending otherwise has no
+# rule to try); a rule met again later (s, ies) is left out: its first try failed already.
+_RULES_BY_END: dict[str, list[tuple[str, str, int]]] = {}
+for _suffix, _repl in _SUFFIX_RULES:
+    _rules = _RULES_BY_END.setdefault(_suffix[-1], [])
+    if (_suffix, _repl, len(_suffix)) not in _rules:
+        _rules.append((_suffix, _repl, len(_suffix)))
 
 
 def check_stemmer():
@@ -176,17 +181,19 @@ class Lexicon:
 
     def forms(self, word: str) -> list[str]:
         """The word and its WordNet base forms (exceptions, else the first rule that applies)."""
-        out = [word]
-        if word in self._bases:
-            return out + self._bases[word]
-        if word.endswith("ss") or len(word) <= 2 or word[-1] not in _RULE_ENDS:
-            return out
-        for suffix, repl in _SUFFIX_RULES:
-            if word.endswith(suffix) and len(word) > len(suffix):
-                base = word[: len(word) - len(suffix)] + repl
-                if base in self._synsets:
-                    return [*out, base]
-        return out
+        bases = self._bases.get(word)
+        if bases is not None:
+            return [word, *bases]
+        rules = _RULES_BY_END.get(word[-1:])
+        if rules is None or len(word) <= 2 or word.endswith("ss"):
+            return [word]
+        known = self._synsets
+        for suffix, repl, n in rules:
+            if word.endswith(suffix) and len(word) > n:
+                base = word[:-n] + repl
+                if base in known:
+                    return [word, base]
+        return [word]
 
     def synsets(self, word: str) -> frozenset[str]:
         """Every synset id of the word's forms (empty when WordNet lacks it)."""

@@ -264,9 +264,13 @@ class ParaphraseIndex:
         f = (h >> np.uint64(64 - FILTER_BITS)).astype(np.int64)
         return np.flatnonzero((bits[f >> 3] >> (f & 7).astype(np.uint8)) & 1)
 
-    def _lookup(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Index of each hash in the sorted table, and whether it is there."""
-        maybe = self._maybe(self._filter, h)
+    def _lookup(
+        self, h: np.ndarray, maybe: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Index of each hash in the sorted table, and whether it is there (``maybe``: where
+        the phrase filter holds the hashes, when known)."""
+        if maybe is None:
+            maybe = self._maybe(self._filter, h)
         at = np.zeros(h.size, dtype=np.int64)
         hit = np.zeros(h.size, dtype=bool)
         at[maybe], hit[maybe] = self._lookup_all(h[maybe])
@@ -325,7 +329,10 @@ class ParaphraseIndex:
             if alive.size == 0:
                 break
             h = _step(h, ids[alive + j])
-            at, hit = self._lookup(h)
+            # one bit address for both filters (phrase, proper prefix)
+            f = (h >> np.uint64(64 - FILTER_BITS)).astype(np.int64)
+            byte, bit = f >> 3, (f & 7).astype(np.uint8)
+            at, hit = self._lookup(h, np.flatnonzero((self._filter[byte] >> bit) & 1))
             idx = np.flatnonzero(hit)
             at, st = at[idx], alive[idx]
             # Compare word by word: a hash collision can never make a false match.
@@ -334,7 +341,7 @@ class ParaphraseIndex:
                 same &= self.rows[at, d] == ids[st + d]
             found.append((((st[same] << 3) + length) << _PID_BITS) + at[same])
             if length < MAX_PHRASE:  # only a phrase's proper prefix can grow into a phrase
-                grows = self._maybe(self._prefixes, h)
+                grows = np.flatnonzero((self._prefixes[byte] >> bit) & 1)
                 alive, h = alive[grows], h[grows]
         # (start, length, phrase id) packed in one integer each: sorting the integers orders
         # by start then length (each list is sorted already: the stable sort merges them).

@@ -23,13 +23,14 @@ from itertools import chain
 import numpy as np
 
 from .align import align
-from .batch import MAX_FAST, Candidates, Words, candidates_of_pairs, caption_table
+from .batch import MAX_FAST, Candidates, candidates_of_pairs, caption_table
 from .beam import align_pairs
 from .normalize import normalize_many
 from .pairstats import alignment_statistics, multi_word_bounds, one_word_bounds, score_bounds
 from .resources import Resources, load
 from .segment import Caption, SynonymTypes, alignment_stats, pair_candidates, stats_array
 from .stats import N_STATS, corpus_score, segment_scores, summed
+from .wordtypes import Words
 
 __all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
 
