@@ -26,6 +26,7 @@ __all__ = [
     "candidates_of_pairs",
     "caption_table",
     "expand_ranges",
+    "heads",
 ]
 
 #: Longest caption (tokens) the array path handles; longer ones take the per-pair path.
@@ -192,6 +193,13 @@ def _synonym_pairs(
     off = a != b
     # local rows and columns ascending: so are the type ids, and the keys
     return here[a[off]] * n_types + here[b[off]]
+
+
+def heads(x: np.ndarray) -> np.ndarray:
+    """True where a run of equal values starts."""
+    out = np.ones(x.size, dtype=bool)
+    out[1:] = x[1:] != x[:-1]
+    return out
 
 
 def expand_ranges(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

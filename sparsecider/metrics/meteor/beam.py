@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .align import BEAM, align
-from .batch import Candidates, expand_ranges
+from .batch import Candidates, expand_ranges, heads
 from .certain import certain_rows
 from .matchers import EXACT
 from .orphans import orphan_pairs
@@ -40,18 +40,11 @@ def _span_mask(start: np.ndarray, length: np.ndarray) -> np.ndarray:
     return ((_U1 << length.astype(np.uint64)) - _U1) << s
 
 
-def _heads(x: np.ndarray) -> np.ndarray:
-    """True where a run of equal values starts."""
-    out = np.ones(x.size, dtype=bool)
-    out[1:] = x[1:] != x[:-1]
-    return out
-
-
 def _or_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     """OR of ``values`` per group number (``groups`` non-decreasing), for groups 0 .. n - 1."""
     out = np.zeros(n, dtype=np.uint64)
     if groups.size:
-        first = np.flatnonzero(_heads(groups))
+        first = np.flatnonzero(heads(groups))
         out[groups[first]] = np.bitwise_or.reduceat(values, first)
     return out
 
@@ -117,7 +110,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     relevant[om] = relevant[ox] = True
     # bit numbers: the relevant objects of a pair in order
     before = np.cumsum(relevant) - relevant
-    first = np.flatnonzero(_heads(p))
+    first = np.flatnonzero(heads(p))
     num = before - np.repeat(before[first], np.diff(np.r_[first, p.size]))
     too_many = np.zeros(int(p.max()) + 1, dtype=bool)
     too_many[p[relevant & (num >= 64)]] = True
@@ -175,7 +168,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     tmask = _span_mask(c.ts, c.tl)
     start_at = (c.ts + 1) * 128 + c.rs + 1
     end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
-    pairs = p_all[_heads(p_all)]
+    pairs = p_all[heads(p_all)]
     n_slots = pairs.size
     slot_of = np.full(int(pairs.max()) + 1, -1, dtype=np.int64)
     slot_of[pairs] = np.arange(n_slots)
@@ -211,11 +204,11 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     # only its pairs' states, so step k walks each pair's k-th position with objects: fewer
     # steps than positions, each with more rows.
     w_slot = slot_of[c.pair[walk]]
-    g_first = np.flatnonzero(_heads(w_slot * 64 + c.rs[walk]))
+    g_first = np.flatnonzero(heads(w_slot * 64 + c.rs[walk]))
     g_n = np.diff(g_first, append=walk.size)
     g_slot = w_slot[g_first]
     at = np.arange(g_first.size)
-    g_k = at - np.maximum.accumulate(np.where(_heads(g_slot), at, 0))
+    g_k = at - np.maximum.accumulate(np.where(heads(g_slot), at, 0))
     order = np.argsort(g_k * n_slots + g_slot, kind="stable")
     w_obj = walk[expand_ranges(g_first[order], g_n[order])[1]]  # by step, then pair, option order
     g_n, g_slot, g_k = g_n[order], g_slot[order], g_k[order]
@@ -363,12 +356,12 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     tail = sel[tail]
     if tail.size:
         tq = slot_of[c.pair[tail]]
-        h = _heads(tq)
+        h = heads(tq)
         o1, q1 = tail[h], tq[h]
         owner, row = expand_ranges(q1 * BEAM, count[q1])
         rank = srank[row] + _CHUNK * (start_at[o1[owner]] != (sne[row] & 16383))
         order = np.argsort((owner << _PAIR_SHIFT) + rank, kind="stable")
-        best[q1] = row[order[_heads(owner[order])]]
+        best[q1] = row[order[heads(owner[order])]]
         out.append(tail)
     node = snode[best]
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
@@ -388,7 +381,7 @@ def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> No
     hit = ((added[bo] & obit) != 0) & ((present[bo] & otgm) != 0)
     if hit.any():
         f = np.where(hit, (present[bo] & otgm & cand_bits) | ocbit, _Z)
-        fq = np.flatnonzero(_heads(bq))
+        fq = np.flatnonzero(heads(bq))
         flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
 
 
@@ -404,7 +397,7 @@ def _per_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
     """:func:`~.align.align` for pairs with too many contest bits, mapped back to rows."""
     out = []
     p = c.pair[rows]
-    for part in np.split(rows, np.flatnonzero(_heads(p))[1:]):
+    for part in np.split(rows, np.flatnonzero(heads(p))[1:]):
         props: dict = {}
         where: dict = {}
         for r in part.tolist():

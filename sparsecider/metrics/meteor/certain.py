@@ -27,7 +27,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from .batch import Candidates, expand_ranges
+from .batch import Candidates, expand_ranges, heads
 from .matchers import EXACT
 
 __all__ = ["certain", "certain_rows"]
@@ -175,7 +175,7 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         q = q[(st[q] != EXACT) & (tl[q] + rl[q] > 2)]
         skey = ((p * 64 + ts) * 8 + tl) * 64 + rs
         q = q[np.lexsort((rl[q], skey[q]))]
-        first = q[_heads(skey[q])]
+        first = q[heads(skey[q])]
         table = skey[first]
         at = np.minimum(np.searchsorted(table, skey[d]), table.size - 1)
         out[d[(table[at] == skey[d]) & (rl[first[at]] < rl[d])]] = False
@@ -224,10 +224,3 @@ def _exposed_rows(p, ts, tl, rs, rl, st, sub) -> np.ndarray:
     at_t[gp[exposed] * 64 + gts[exposed]] = True
     at_r[gp[exposed] * 64 + grs[exposed]] = True
     return sub[g[(inside == 0) & (at_t[gp * 64 + gts] | at_r[gp * 64 + grs])]]
-
-
-def _heads(x: np.ndarray) -> np.ndarray:
-    """True where a run of equal values starts."""
-    out = np.ones(x.size, dtype=bool)
-    out[1:] = x[1:] != x[:-1]
-    return out

@@ -222,7 +222,7 @@ def _chunk_ends(n_refs: np.ndarray) -> list[int]:
     while lo < n_refs.size:
         most = (cum[lo - 1] if lo else 0) + _CHUNK_PAIRS
         hi = min(max(int(np.searchsorted(cum, most, side="right")), lo + 1), lo + _CHUNK)
-        ends.append(min(hi, n_refs.size))
+        ends.append(hi)  # lo + 1 <= hi <= n_refs.size: searchsorted cannot pass the end
         lo = ends[-1]
     return ends
 
