@@ -87,17 +87,18 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     if not props:
         return []
     objs = options(props)
-    touch_t: dict[int, int] = {}
+    # objects covering each test word (certain() reads these counts too) and reference word
+    touch_t = [0] * n_test
     touch_r: dict[int, int] = {}
     for ts, tl, rs, rl, _ in objs:
         for x in range(ts, ts + tl):
-            touch_t[x] = touch_t.get(x, 0) + 1
+            touch_t[x] += 1
         for x in range(rs, rs + rl):
             touch_r[x] = touch_r.get(x, 0) + 1
-    if max(touch_t.values()) == 1 and max(touch_r.values()) == 1:
+    if max(touch_t) == 1 and max(touch_r.values()) == 1:
         # No two objects share a word: the best state takes every one (and none is contested).
         return sorted(objs)
-    return _search(objs, n_test, beam)
+    return _search(objs, n_test, beam, touch_t)
 
 
 def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
@@ -122,8 +123,9 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
     return by_t, by_r, can, tracked
 
 
-def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
-    """The walk of the module docstring over the objects (in option order)."""
+def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> list[Match]:
+    """The walk of the module docstring over the objects (in option order); ``touch_t``: how
+    many objects cover each test word."""
     by_t, by_r, can, tracked = _rivals(objs)
     # Contestable objects with a square twin: once contested they stop counting in the fourth
     # key too (specification 6.1, "square twin").
@@ -135,7 +137,7 @@ def _search(objs: list[Match], n_test: int, beam: int) -> list[Match]:
         tracked[k] = True
     twin = {k for k, o in enumerate(objs) if (can[k] or k in orph.ms) and (o[0], o[2]) in square}
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
-    cert = certain(objs, n_test)
+    cert = certain(objs, n_test, touch_t)
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
     # copy), tested against each object's span as a range (no set per object).

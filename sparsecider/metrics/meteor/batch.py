@@ -26,6 +26,7 @@ __all__ = [
     "candidates_of_pairs",
     "caption_table",
     "expand_ranges",
+    "find_sorted",
     "heads",
 ]
 
@@ -51,8 +52,8 @@ class CaptionTable:
     syn_keys : ndarray
         Sorted ``a * n_types + b`` for type pairs a != b sharing a WordNet synset.
     partner_bits, partner_bits2 : ndarray (n_types,) uint64
-        Per type, :func:`_type_bit` (:func:`_type_bit2`) of each of its synonyms in the chunk
-        (quick filters).
+        Per type, :func:`_bit_number` (first, second multiplier) of each of its synonyms in
+        the chunk (quick filters).
     occ_off : ndarray (n_captions + 1,)
         Offsets of each caption's phrase occurrences.
     occ_start, occ_len, occ_pid : ndarray
@@ -93,27 +94,26 @@ class Candidates:
     stage: np.ndarray
 
 
-def _type_bit(types: np.ndarray) -> np.ndarray:
-    """A pseudo-random bit number (0-63) per type id."""
-    with np.errstate(over="ignore"):
-        return (types.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(58)
+# Multipliers of :func:`_bit_number`: two, for two independent bit sets per type.
+_MIX = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
 
 
-def _type_bit2(types: np.ndarray) -> np.ndarray:
-    """Another pseudo-random bit number (0-63) per type id (another multiplier)."""
+def _bit_number(ids: np.ndarray, multiplier: np.uint64, n_bits: int = 6) -> np.ndarray:
+    """A pseudo-random bit number (0 .. 2**n_bits - 1) per id: the top bits of
+    ``id * multiplier`` (uint64)."""
     with np.errstate(over="ignore"):
-        return (types.astype(np.uint64) * np.uint64(0xBF58476D1CE4E5B9)) >> np.uint64(58)
+        return (ids.astype(np.uint64) * multiplier) >> np.uint64(64 - n_bits)
 
 
 def _partner_bits(syn_keys: np.ndarray, n_types: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per type a, the sets of :func:`_type_bit` and :func:`_type_bit2` of its synonyms b (no
-    bit: not a synonym)."""
+    """Per type a, the sets of :func:`_bit_number` (with each multiplier of ``_MIX``) of its
+    synonyms b (no bit: not a synonym)."""
     out = np.zeros(n_types, dtype=np.uint64), np.zeros(n_types, dtype=np.uint64)
     if syn_keys.size:
         a, b = syn_keys // n_types, syn_keys % n_types
         first = np.flatnonzero(np.r_[True, a[1:] != a[:-1]])  # keys are sorted: grouped by a
-        for bit, set_ in zip((_type_bit, _type_bit2), out, strict=True):
-            set_[a[first]] = np.bitwise_or.reduceat(np.uint64(1) << bit(b), first)
+        for mix, set_ in zip(_MIX, out, strict=True):
+            set_[a[first]] = np.bitwise_or.reduceat(np.uint64(1) << _bit_number(b, mix), first)
     return out
 
 
@@ -202,6 +202,15 @@ def heads(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def find_sorted(table: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each key, where it is (or would go) in the sorted ``table``, clipped to the last
+    index, and whether it is there."""
+    if table.size == 0:
+        return np.zeros(keys.shape, dtype=np.int64), np.zeros(keys.shape, dtype=bool)
+    at = np.minimum(np.searchsorted(table, keys), table.size - 1)
+    return at, table[at] == keys
+
+
 def expand_ranges(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each i, the indices starts[i] .. starts[i] + sizes[i] - 1: (owner i, index),
     grouped by i."""
@@ -288,7 +297,7 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     # Per caption, the bits of its words that are some word's synonym, and its words' synonym
     # bits: a test word whose synonym bits miss every bit of the reference (or a reference
     # word whose bit no test word's synonym bits hold) has no synonym candidate in the pair.
-    bit = np.uint64(1) << _type_bit(tab.tok)
+    bit = np.uint64(1) << _bit_number(tab.tok, _MIX[0])
     ref_bits = _caption_or(tab, np.where(target[tab.tok], bit, np.uint64(0)))
     hyp_bits = _caption_or(tab, tab.partner_bits[tab.tok])
     ts_ = np.flatnonzero(tab.partner_bits[a_all] & ref_bits[ref][pt])
@@ -300,15 +309,14 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     tt = ts_[(np.cumsum(ms) - ms)[p] + ii]
     rr = rs_[(np.cumsum(ns) - ns)[p] + k - ii * ns[p]]
     a, b = a_all[tt], b_all[rr]
-    syn = ((tab.partner_bits[a] >> _type_bit(b)) & np.uint64(1)).astype(bool)
+    syn = ((tab.partner_bits[a] >> _bit_number(b, _MIX[0])) & np.uint64(1)).astype(bool)
     q = np.flatnonzero(syn)
     # a second filter (two thirds of the pairs passing the first fail it) before the search
-    miss = ((tab.partner_bits2[a[q]] >> _type_bit2(b[q])) & np.uint64(1)) == 0
+    miss = ((tab.partner_bits2[a[q]] >> _bit_number(b[q], _MIX[1])) & np.uint64(1)) == 0
     syn[q[miss]] = False
     q = q[~miss]
     keys = a[q] * tab.n_types + b[q]
-    at = np.minimum(np.searchsorted(tab.syn_keys, keys), max(tab.syn_keys.size - 1, 0))
-    syn[q] = tab.syn_keys[at] == keys if tab.syn_keys.size else False
+    syn[q] = find_sorted(tab.syn_keys, keys)[1]
     tt, rr = tt[syn], rr[syn]
     ones = np.ones(li.size + tt.size, np.int64)
     return (
@@ -331,10 +339,8 @@ def _caption_or(tab: CaptionTable, values: np.ndarray) -> np.ndarray:
 
 
 def _phrase_bit(pids: np.ndarray) -> np.ndarray:
-    """A pseudo-random bit number (0-255) per phrase id."""
-    with np.errstate(over="ignore"):
-        h = pids.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    return (h >> np.uint64(56)).astype(np.int64)
+    """A pseudo-random bit number (0-255) per phrase id, as int64 (it also indexes)."""
+    return _bit_number(pids, _MIX[0], 8).astype(np.int64)
 
 
 def _paraphrase(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .align import BEAM, align
-from .batch import Candidates, expand_ranges, heads
+from .batch import Candidates, expand_ranges, find_sorted, heads
 from .certain import certain_rows
 from .matchers import EXACT
 from .orphans import orphan_pairs
@@ -128,8 +128,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     if square.any():
         sq = np.sort(starts[square])
         for who in (np.flatnonzero(can), om):
-            at = np.minimum(np.searchsorted(sq, starts[who]), sq.size - 1)
-            twin[who] = sq[at] == starts[who]
+            twin[who] = find_sorted(sq, starts[who])[1]
     return bit, cbit, tgm, too_many, twin, (om, ox)
 
 

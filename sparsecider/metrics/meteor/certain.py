@@ -27,7 +27,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from .batch import Candidates, expand_ranges, heads
+from .batch import Candidates, expand_ranges, find_sorted, heads
 from .matchers import EXACT
 
 __all__ = ["certain", "certain_rows"]
@@ -35,7 +35,7 @@ __all__ = ["certain", "certain_rows"]
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 
-def certain(objs: list[Match], n_test: int) -> list[bool]:
+def certain(objs: list[Match], n_test: int, covering: list[int] | None = None) -> list[bool]:
     """Per object of one pair (any length): is it certain.
 
     Parameters
@@ -44,15 +44,20 @@ def certain(objs: list[Match], n_test: int) -> list[bool]:
         Every proposal of the pair.
     n_test : int
         Number of test tokens.
+    covering : list of int, optional
+        How many objects cover each test token, when the caller has counted them already
+        (:func:`~.align.align` has); counted here otherwise.
 
     Returns
     -------
     list of bool
     """
-    ct = [0] * n_test
-    for ts, tl, *_ in objs:
-        for x in range(ts, ts + tl):
-            ct[x] += 1
+    ct = covering
+    if ct is None:
+        ct = [0] * n_test
+        for ts, tl, *_ in objs:
+            for x in range(ts, ts + tl):
+                ct[x] += 1
     out = [o[2] + o[3] - 1 >= n_test or ct[o[2] + o[3] - 1] <= 1 for o in objs]
     plain = [k for k, o in enumerate(objs) if o[4] != EXACT]
     # Only non-exact objects certain by the count can lose it (in a long caption repeating a
@@ -128,14 +133,6 @@ def _exposed(objs: list[Match], shaped: set, ex: set, n_test: int) -> tuple[set,
     return at_t, at_r
 
 
-def _member(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """``keys`` found in the sorted ``table``."""
-    if table.size == 0:
-        return np.zeros(keys.size, dtype=bool)
-    at = np.minimum(np.searchsorted(table, keys), table.size - 1)
-    return table[at] == keys
-
-
 def _of_pairs(p: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Every row of ``p``'s pairs that hold one of ``rows``."""
     hit = np.zeros(int(p.max()) + 1, dtype=bool)
@@ -177,8 +174,8 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         q = q[np.lexsort((rl[q], skey[q]))]
         first = q[heads(skey[q])]
         table = skey[first]
-        at = np.minimum(np.searchsorted(table, skey[d]), table.size - 1)
-        out[d[(table[at] == skey[d]) & (rl[first[at]] < rl[d])]] = False
+        at, hit = find_sorted(table, skey[d])
+        out[d[hit & (rl[first[at]] < rl[d])]] = False
     return out
 
 
@@ -195,7 +192,7 @@ def _exposed_rows(p, ts, tl, rs, rl, st, sub) -> np.ndarray:
     # exact objects inside G on both sides (cell by cell)
     own, i = expand_ranges(np.zeros(g.size, dtype=np.int64), gtl * grl)
     cell = (gp[own] * 64 + gts[own] + i // grl[own]) * 64 + grs[own] + i % grl[own]
-    inside = np.bincount(own[_member(cell, ex_keys)], minlength=g.size)
+    inside = np.bincount(own[find_sorted(ex_keys, cell)[1]], minlength=g.size)
     one_side = -2 * inside
     for sorted_at, start, n in ((ex_t, gts, gtl), (ex_r, grs, grl)):
         one_side += np.searchsorted(sorted_at, gp * 64 + start + n)
@@ -216,7 +213,7 @@ def _exposed_rows(p, ts, tl, rs, rl, st, sub) -> np.ndarray:
     r = i % rl[tw][own]
     w = who[own]
     cell = (gp[w] * 64 + gts[w] + t) * 64 + grs[w] + r
-    hit = _member(cell, ex_keys) & ((t < gtl[w]) != (r < grl[w]))
+    hit = find_sorted(ex_keys, cell)[1] & ((t < gtl[w]) != (r < grl[w]))
     covered = np.unique(w[hit] * (1 << 32) + cell[hit] % (1 << 32)) >> 32
     exposed = one_side > np.bincount(covered, minlength=g.size)
     at_t = np.zeros(int(p.max()) * 64 + 64, dtype=bool)

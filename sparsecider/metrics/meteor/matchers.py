@@ -8,6 +8,8 @@ are returned with their multiplicity.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .data import INSTALL_HINT, REINSTALL_HINT, MeteorDataError
@@ -35,6 +37,16 @@ for _suffix, _repl in _SUFFIX_RULES:
         _rules.append((_suffix, _repl, len(_suffix)))
 
 
+@functools.cache
+def _installed_version() -> str:
+    """snowballstemmer's version from its package metadata (2.2.0 has no ``__version__``):
+    read once per process, not on every call of :func:`check_stemmer` (each face and the
+    loader call it: a metadata lookup scans the import path)."""
+    from importlib.metadata import version
+
+    return version("snowballstemmer")
+
+
 def check_stemmer():
     """Check that snowballstemmer 2.2.0 is installed; return the module.
 
@@ -55,9 +67,7 @@ def check_stemmer():
         ) from None
     version = getattr(snowballstemmer, "__version__", None)
     if version is None:
-        from importlib.metadata import version as _v
-
-        version = _v("snowballstemmer")
+        version = _installed_version()
     if version != STEMMER_VERSION:
         raise ImportError(
             f"METEOR needs snowballstemmer=={STEMMER_VERSION}, found {version} (other releases "

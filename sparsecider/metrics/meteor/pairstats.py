@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch import Candidates, CaptionTable, expand_ranges
+from .batch import Candidates, CaptionTable, expand_ranges, find_sorted
 from .stats import ALPHA, BETA, DELTA, GAMMA, N_STATS, WEIGHTS
 
 __all__ = ["alignment_statistics", "multi_word_bounds", "one_word_bounds", "score_bounds"]
@@ -254,7 +254,7 @@ def multi_word_bounds(
     span = width + 1
     starts = np.sort(((slot * span) + ts) * span + rs)
     after = ((slot * span) + ts + tl) * span + rs + rl
-    joined = starts[np.minimum(np.searchsorted(starts, after), starts.size - 1)] == after
+    joined = find_sorted(starts, after)[1]
     func_before = _func_before(tab)
     ratios, cover, glue = [], [], []
     for start, length, first, n in (

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, pairwise
 
 import numpy as np
 
@@ -196,8 +196,10 @@ def segment_statistics(
     if not isinstance(n_jobs, int) or isinstance(n_jobs, bool) or n_jobs < 1:
         raise ValueError(f"n_jobs must be a positive int, got {n_jobs!r}")
     res = load() if resources is None else resources
-    if n_jobs > 1 and len(candidates) > _CHUNK:
-        return _in_processes(candidates, references, res, n_jobs)
+    if n_jobs > 1:
+        ends = _chunk_ends(np.fromiter(map(len, references), np.int64, len(references)))
+        if len(ends) > 1:
+            return _in_processes(candidates, references, res, n_jobs, ends)
     return _statistics(candidates, references, res, 0)
 
 
@@ -227,14 +229,20 @@ def _chunk_ends(n_refs: np.ndarray) -> list[int]:
     return ends
 
 
-def _in_processes(candidates, references, res: Resources, n_jobs: int) -> np.ndarray:
-    """Contiguous blocks of whole chunks, one task each; results put back in input order."""
+def _in_processes(
+    candidates, references, res: Resources, n_jobs: int, ends: list[int]
+) -> np.ndarray:
+    """Contiguous blocks of whole chunks (``ends``: :func:`_chunk_ends`, so a block is cut
+    where its chunks end, whether a chunk ended on segments or on pairs), one task each;
+    results put back in input order."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    n = len(candidates)
-    per = -(-n // n_jobs // _CHUNK) * _CHUNK or _CHUNK  # one task per worker: start-up is dear
-    bounds = [(lo, min(lo + per, n)) for lo in range(0, n, per)]
+    per = -(-len(ends) // n_jobs)  # chunks per task, one task per worker: start-up is dear
+    cuts = [0, *ends[per - 1 :: per]]
+    if cuts[-1] != ends[-1]:
+        cuts.append(ends[-1])
+    bounds = list(pairwise(cuts))
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=min(n_jobs, len(bounds)), mp_context=ctx) as pool:
         parts = pool.map(

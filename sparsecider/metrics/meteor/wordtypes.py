@@ -63,6 +63,23 @@ def _equal_bytes(
     return ok
 
 
+def _same_tokens(
+    a: np.ndarray,
+    a_start: np.ndarray,
+    a_len: np.ndarray,
+    b: np.ndarray,
+    b_start: np.ndarray,
+    b_len: np.ndarray,
+) -> bool:
+    """Whether every token i of buffer ``a`` equals token i of buffer ``b`` (tokens with equal
+    hashes): equal lengths, and up to 8 bytes that proves equal bytes (see
+    :meth:`Words._verified`); longer tokens are compared byte for byte."""
+    if not np.array_equal(a_len, b_len):
+        return False
+    long = np.flatnonzero(a_len > 8)
+    return bool(_equal_bytes(a, a_start[long], b, b_start[long], a_len[long]).all())
+
+
 class Words:
     """The word types met by one scoring run, with what matching needs of each, looked up once.
 
@@ -167,13 +184,7 @@ class Words:
         if miss.size:
             uniq, first, inv = np.unique(h[miss], return_index=True, return_inverse=True)
             rep = miss[first][inv]  # the group's first token
-            long = np.flatnonzero(length[miss] > 8)
-            if not (
-                np.array_equal(length[miss], length[rep])
-                and _equal_bytes(
-                    data, start[miss[long]], data, start[rep[long]], length[miss[long]]
-                ).all()
-            ):
+            if not _same_tokens(data, start[miss], length[miss], data, start[rep], length[rep]):
                 return None  # two words share a hash: typed by their strings
             # new ids in order of first occurrence, as the string route numbers them
             order = np.argsort(first, kind="stable")
@@ -189,10 +200,13 @@ class Words:
             self._add(new)
         return tok, lens
 
+    def _home(self, h: np.ndarray) -> tuple[np.ndarray, int]:
+        """Each hash's home slot in the table (its top bits), and the mask of slot numbers."""
+        return (h >> np.uint64(64 - self._bits)).astype(np.int64), (1 << self._bits) - 1
+
     def _find(self, h: np.ndarray) -> np.ndarray:
         """The type id of each hash in the table, -1 where absent."""
-        mask = (1 << self._bits) - 1
-        pos = (h >> np.uint64(64 - self._bits)).astype(np.int64)
+        pos, mask = self._home(h)
         occupant = self._slot_type[pos]
         tok = np.where(self._slot_hash[pos] == h, occupant, -1)  # a free slot holds -1
         # another hash in the slot: linear probing (few, the table being a quarter full at most)
@@ -214,14 +228,7 @@ class Words:
         times a constant XOR its bytes: an equal hash and an equal length prove equal bytes.
         Longer tokens are compared byte for byte with their type.
         """
-        if not np.array_equal(self._len[tok], length):
-            return False
-        long = np.flatnonzero(length > 8)
-        return bool(
-            _equal_bytes(
-                data, start[long], self._long, self._long_at[tok[long]], length[long]
-            ).all()
-        )
+        return _same_tokens(data, start, length, self._long, self._long_at[tok], self._len[tok])
 
     def _new_types(
         self,
@@ -260,8 +267,7 @@ class Words:
     def _insert(self, h: np.ndarray, ids: np.ndarray) -> None:
         """Put types in the table (linear probing); a hash already there keeps its first type
         (a token of the other then fails :meth:`_verified` and goes by its string)."""
-        mask = (1 << self._bits) - 1
-        pos = (h >> np.uint64(64 - self._bits)).astype(np.int64)
+        pos, mask = self._home(h)
         live = np.arange(h.size)
         while live.size:
             p = pos[live]
