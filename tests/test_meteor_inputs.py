@@ -182,6 +182,20 @@ def test_chunks_are_bounded_by_pairs_as_well_as_segments():
     assert _chunk_ends(np.zeros(0, dtype=np.int64)) == []
 
 
+def test_worker_blocks_are_whole_chunks():
+    # n_jobs > 1: each worker gets whole chunks, cut where chunks end, pair limit included
+    # (1,000 segments of 50 references are three chunks: 409, 409, 182 segments).
+    import numpy as np
+
+    from sparsecider.metrics.meteor.score import _blocks, _chunk_ends
+
+    assert _blocks(_chunk_ends(np.full(1000, 50)), 2) == [(0, 818), (818, 1000)]
+    assert _blocks([409, 818, 1000], 3) == [(0, 409), (409, 818), (818, 1000)]
+    assert _blocks([409, 818, 1000], 8) == [(0, 409), (409, 818), (818, 1000)]
+    assert _blocks([2048, 4096, 5000], 2) == [(0, 4096), (4096, 5000)]
+    assert _blocks([2048, 4096, 5000], 1) == [(0, 5000)]
+
+
 def test_a_refused_pair_is_named_by_its_index_in_the_input_across_processes():
     # 2,100 segments in two worker blocks (2,048 + 52); the refused pair is segment 2,060.
     from sparsecider.metrics.meteor.score import _CHUNK, segment_statistics

@@ -238,11 +238,7 @@ def _in_processes(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    per = -(-len(ends) // n_jobs)  # chunks per task, one task per worker: start-up is dear
-    cuts = [0, *ends[per - 1 :: per]]
-    if cuts[-1] != ends[-1]:
-        cuts.append(ends[-1])
-    bounds = list(pairwise(cuts))
+    bounds = _blocks(ends, n_jobs)
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=min(n_jobs, len(bounds)), mp_context=ctx) as pool:
         parts = pool.map(
@@ -253,6 +249,16 @@ def _in_processes(
             ],
         )
         return np.concatenate(list(parts))
+
+
+def _blocks(ends: list[int], n_jobs: int) -> list[tuple[int, int]]:
+    """(start, end) of at most ``n_jobs`` contiguous blocks of the chunks ending at ``ends``,
+    as many chunks each (the last fewer): one task per worker, since start-up is dear."""
+    per = -(-len(ends) // n_jobs)
+    cuts = [0, *ends[per - 1 :: per]]
+    if cuts[-1] != ends[-1]:
+        cuts.append(ends[-1])
+    return list(pairwise(cuts))
 
 
 def _block(task) -> np.ndarray:
