@@ -240,14 +240,18 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         nonlocal n_nodes
         gs, a_n, gf = g_slot[g0:g1], g_n[g0:g1], g_first[g0:g1]
         cg = count[gs]
-        # the states: group, stored row, place in the list
-        owner, row = expand_ranges(gs * BEAM, cg)
-        at = row - (gs * BEAM)[owner]
+        # the states: group, stored row, place in the list (per-group values spread to the
+        # states by repeat: cheaper than gathers by owner)
+        scum = np.cumsum(cg) - cg
+        owner = np.repeat(np.arange(cg.size), cg)
+        at = np.arange(owner.size) - np.repeat(scum, cg)
+        row = at + np.repeat(gs * BEAM, cg)
         ne = sne[row]
         # each state's takes: the objects of its group whose words are free (a state whose
         # last match reaches past the position takes nothing here)
-        used = np.where((ne >> 14) > g_j[g0:g1][owner], ~_Z, sused[row])
-        tstate, obj = expand_ranges(gf[owner], a_n[owner])
+        used = np.where((ne >> 14) > np.repeat(g_j[g0:g1], cg), ~_Z, sused[row])
+        s_first = np.repeat(gf, cg)
+        tstate, obj = expand_ranges(s_first, np.repeat(a_n, cg))
         ok = np.flatnonzero((used[tstate] & w_tmask[obj]) == 0)
         tstate, obj = tstate[ok], obj[ok]
         sk = (owner << (32 + low)) + (at << kb) + (srank[row] << low)
@@ -255,9 +259,8 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         # a take ranks as its state plus one uncontested match, the object's change of the
         # keys and one more chunk unless it extends the state's last (marks unchanged so far;
         # the groups whose marks check 1 changes are ranked again below)
-        tkey = (sk - gf[owner] - (1 << (24 + low)))[tstate] + w_key[obj]
+        tkey = (sk - s_first - (1 << (24 + low)))[tstate] + w_key[obj]
         tkey += (w_start[obj] != (ne & 16383)[tstate]) * (_CHUNK << low)
-        scum = np.cumsum(cg) - cg
         tcnt = np.diff(np.searchsorted(tstate, scum), append=tstate.size)
         cnt = cg + tcnt
         kcnt = np.minimum(cnt, BEAM)
@@ -295,17 +298,20 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
                 tkey[t] += _more(bits, nf[to], tw[to]) << low
         keys = np.concatenate((skey, tkey))
         keys.sort(kind="stable")
-        kg, pos = expand_ranges(np.zeros_like(kcnt), kcnt)
-        kk = keys[pos + np.repeat(np.cumsum(cnt) - cnt, kcnt)]
+        kfirst = np.cumsum(cnt) - cnt  # each group's first key
+        # the kept keys: each group's first kcnt (kstart: where a group's start in the kept rows)
+        kstart = np.cumsum(kcnt) - kcnt
+        kat = np.arange(int(kstart[-1] + kcnt[-1]))
+        at_key = kat + np.repeat(kfirst - kstart, kcnt)
+        kk = keys[at_key]
         krank = (kk >> low) & 0xFFFFFFFF
         kopt = kk & kself
-        dest = (gs * BEAM)[kg]
-        parent = dest + ((kk >> kb) & ((1 << (low - kb)) - 1))
-        dest += pos
+        parent = np.repeat(gs * BEAM, kcnt) + ((kk >> kb) & ((1 << (low - kb)) - 1))
+        dest = kat + np.repeat(gs * BEAM - kstart, kcnt)  # the kept rows in places 0 .. kcnt - 1
         kbits, kused = sbits[parent], sused[parent]
         kne, knode = sne[parent], snode[parent]
         tpos = np.flatnonzero(kopt != kself)
-        c1 = gf[kg[tpos]] + kopt[tpos]
+        c1 = np.repeat(gf, kcnt)[tpos] + kopt[tpos]
         kbits[tpos] |= w_obit[c1]
         kused[tpos] |= w_tmask[c1]
         kne[tpos] = w_ne[c1]
@@ -318,7 +324,6 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             prev = flagged[slots]
             if early.any():
                 _check1(flagged, present, *check1)  # check 1b
-            kstart = np.cumsum(kcnt) - kcnt
             _, krows = expand_ranges(kstart[lg], kcnt[lg])
             kpresent = np.bitwise_or.reduceat(kbits[krows], np.cumsum(kcnt[lg]) - kcnt[lg])
             # The orphan rule: M and an object it orphans both in the kept list.
