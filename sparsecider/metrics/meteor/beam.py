@@ -299,7 +299,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         keys = np.concatenate((skey, tkey))
         keys.sort(kind="stable")
         kfirst = np.cumsum(cnt) - cnt  # each group's first key
-        # the kept keys: each group's first kcnt (kstart: where a group's start in the kept rows)
+        # the kept keys: each group's first kcnt (kstart: where each group's kept rows start)
         kstart = np.cumsum(kcnt) - kcnt
         kat = np.arange(int(kstart[-1] + kcnt[-1]))
         at_key = kat + np.repeat(kfirst - kstart, kcnt)
