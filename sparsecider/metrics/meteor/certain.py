@@ -35,7 +35,7 @@ __all__ = ["certain", "certain_rows"]
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 
-def certain(objs: list[Match], n_test: int, covering: list[int] | None = None) -> list[bool]:
+def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     """Per object of one pair (any length): is it certain.
 
     Parameters
@@ -44,21 +44,15 @@ def certain(objs: list[Match], n_test: int, covering: list[int] | None = None) -
         Every proposal of the pair.
     n_test : int
         Number of test tokens.
-    covering : list of int, optional
-        How many objects cover each test token, when the caller has counted them already
-        (:func:`~.align.align` has); counted here otherwise.
+    covering : list of int
+        How many objects of ``objs`` cover each test token (``n_test`` counts;
+        :func:`~.align.align` has made them already).
 
     Returns
     -------
     list of bool
     """
-    ct = covering
-    if ct is None:
-        ct = [0] * n_test
-        for ts, tl, *_ in objs:
-            for x in range(ts, ts + tl):
-                ct[x] += 1
-    out = [o[2] + o[3] - 1 >= n_test or ct[o[2] + o[3] - 1] <= 1 for o in objs]
+    out = [o[2] + o[3] - 1 >= n_test or covering[o[2] + o[3] - 1] <= 1 for o in objs]
     plain = [k for k, o in enumerate(objs) if o[4] != EXACT]
     # Only non-exact objects certain by the count can lose it (in a long caption repeating a
     # word, usually none: the count fails), and only through their own starts.
