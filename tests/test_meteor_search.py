@@ -13,7 +13,7 @@ import pytest
 
 from sparsecider.metrics.meteor import beam
 from sparsecider.metrics.meteor.align import align
-from sparsecider.metrics.meteor.batch import Candidates
+from sparsecider.metrics.meteor.batch import Candidates, find_sorted
 
 
 def _random_candidates(rng: np.random.Generator, n_pairs: int) -> Candidates:
@@ -72,3 +72,14 @@ def test_array_search_with_its_row_keys_split_in_many_blocks(monkeypatch):
     expected = _per_pair(c)
     monkeypatch.setattr(beam, "_KEY_BITS", 32 + 6 + 5)
     assert np.array_equal(beam.align_pairs(c, int(c.pair.max()) + 1), expected)
+
+
+def test_find_sorted_places_each_key_and_says_whether_it_is_there():
+    # the sorted table 2 5 5 9: 5 first at place 1; 1 would go at 0; 9 is at 3; 10 and 6
+    # would go at 4 and 3, clipped to the last place 3 (which holds 9: not there)
+    at, hit = find_sorted(np.array([2, 5, 5, 9]), np.array([5, 1, 9, 10, 6]))
+    assert at.tolist() == [1, 0, 3, 3, 3]
+    assert hit.tolist() == [True, False, True, False, False]
+    # an empty table holds nothing (and no place to read)
+    at, hit = find_sorted(np.zeros(0, dtype=np.int64), np.array([0, 7]))
+    assert at.tolist() == [0, 0] and hit.tolist() == [False, False]

@@ -204,7 +204,7 @@ def heads(x: np.ndarray) -> np.ndarray:
 
 def find_sorted(table: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each key, where it is (or would go) in the sorted ``table``, clipped to the last
-    index, and whether it is there."""
+    index, and whether it is there (an empty table: place 0, never there)."""
     if table.size == 0:
         return np.zeros(keys.shape, dtype=np.int64), np.zeros(keys.shape, dtype=bool)
     at = np.minimum(np.searchsorted(table, keys), table.size - 1)

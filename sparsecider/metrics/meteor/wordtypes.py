@@ -71,8 +71,8 @@ def _same_tokens(
     b_start: np.ndarray,
     b_len: np.ndarray,
 ) -> bool:
-    """Whether every token i of buffer ``a`` equals token i of buffer ``b`` (tokens with equal
-    hashes): equal lengths, and up to 8 bytes that proves equal bytes (see
+    """Whether every token i of buffer ``a`` equals token i of buffer ``b``, for tokens with
+    equal hashes: their lengths must be equal, which up to 8 bytes proves equal bytes (see
     :meth:`Words._verified`); longer tokens are compared byte for byte."""
     if not np.array_equal(a_len, b_len):
         return False
