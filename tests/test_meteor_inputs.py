@@ -11,7 +11,9 @@ path finder cannot see, a package folder holding a truncated copy of a file.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.machinery
+import importlib.metadata
 import io
 import json
 import random
@@ -236,6 +238,29 @@ def _other_stemmer(monkeypatch):
     monkeypatch.setattr(snowballstemmer, "__version__", "3.0.1", raising=False)
 
 
+def _fresh_version_cache(monkeypatch):
+    """matchers reads snowballstemmer's metadata once per process: a fresh cache for a test
+    that fakes the metadata (restored afterwards)."""
+    from sparsecider.metrics.meteor import matchers
+
+    fresh = functools.cache(matchers._installed_version.__wrapped__)
+    monkeypatch.setattr(matchers, "_installed_version", fresh)
+
+
+def _other_stemmer_by_metadata(monkeypatch):
+    # 2.2.0 has no __version__: the release then comes from the package metadata
+    import snowballstemmer
+
+    monkeypatch.delattr(snowballstemmer, "__version__", raising=False)
+    version = importlib.metadata.version
+    monkeypatch.setattr(
+        importlib.metadata,
+        "version",
+        lambda name: "3.0.1" if name == "snowballstemmer" else version(name),
+    )
+    _fresh_version_cache(monkeypatch)
+
+
 def _no_pycocoevalcap(monkeypatch):
     find = importlib.machinery.PathFinder.find_spec
 
@@ -248,6 +273,10 @@ def _no_pycocoevalcap(monkeypatch):
 MISSING = {
     "no snowballstemmer": (_no_stemmer, "snowballstemmer==2.2.0 .* not installed"),
     "snowballstemmer 3": (_other_stemmer, "snowballstemmer==2.2.0, found 3.0.1"),
+    "snowballstemmer 3 by its metadata": (
+        _other_stemmer_by_metadata,
+        "snowballstemmer==2.2.0, found 3.0.1",
+    ),
     "no pycocoevalcap": (_no_pycocoevalcap, "from pycocoevalcap 1.2, which is not installed"),
 }
 
@@ -282,7 +311,9 @@ def test_every_face_names_the_extra(case, monkeypatch, tmp_path, capsys):
     assert len(err.splitlines()) == 1
 
 
-@pytest.mark.parametrize("case", ["no snowballstemmer", "snowballstemmer 3"])
+@pytest.mark.parametrize(
+    "case", ["no snowballstemmer", "snowballstemmer 3", "snowballstemmer 3 by its metadata"]
+)
 def test_the_data_loader_checks_the_stemmer_the_same_way(case, monkeypatch):
     # one check (matchers.check_stemmer) behind every face and the loader itself
     from sparsecider.metrics.meteor.resources import load
@@ -291,6 +322,25 @@ def test_the_data_loader_checks_the_stemmer_the_same_way(case, monkeypatch):
     simulate(monkeypatch)
     with pytest.raises(ImportError, match=f"{why}.*{re.escape(INSTALL)}"):
         load()
+
+
+def test_the_stemmer_metadata_is_read_once_per_process(monkeypatch):
+    # check_stemmer runs behind every face and in the loader; a metadata lookup scans the
+    # import path, so its answer is kept
+    import snowballstemmer
+
+    from sparsecider.metrics.meteor.matchers import check_stemmer
+
+    monkeypatch.delattr(snowballstemmer, "__version__", raising=False)
+    reads = []
+    version = importlib.metadata.version
+    monkeypatch.setattr(
+        importlib.metadata, "version", lambda name: reads.append(name) or version(name)
+    )
+    _fresh_version_cache(monkeypatch)
+    for _ in range(3):
+        assert check_stemmer() is snowballstemmer
+    assert reads.count("snowballstemmer") == 1
 
 
 def test_the_replacements_cocoevalcap_leaves_meteor_out_without_the_extra(monkeypatch):
