@@ -6,12 +6,13 @@ integer array, the form the accumulator can sum exactly across processes;
 :func:`~.stats.summed`) turn them into scores.  :func:`meteor_scores` does all
 three.
 
-Segments go in chunks of 2,048.  In a chunk every distinct caption is normalised and typed
-once (:mod:`.batch`), the candidates of all its (hypothesis, reference) pairs come from array
-joins (:mod:`.batch`), the alignment search runs for many pairs at once (:mod:`.beam`: first
-each segment's most promising reference, then the references that can still be chosen) and the
-statistics follow (:mod:`.pairstats`).  Pairs with a caption over 64 tokens take the per-pair
-code instead (:mod:`.segment`, :mod:`.align`: the same model, linear in the caption's length).
+Segments go in chunks (at most 2,048 segments and 20,480 pairs).  In a chunk every distinct
+caption is normalised and typed once (:mod:`.batch`), the candidates of all its (hypothesis,
+reference) pairs come from array joins (:mod:`.batch`), the alignment search runs for many
+pairs at once (:mod:`.beam`: first each segment's most promising reference, then the references
+that can still be chosen) and the statistics follow (:mod:`.pairstats`).  Pairs with a caption
+over 64 tokens take the per-pair code instead (:mod:`.segment`, :mod:`.align`: the same model,
+linear in the caption's length).
 """
 
 from __future__ import annotations
