@@ -249,15 +249,28 @@ def _fresh_version_cache(monkeypatch):
 
 def _other_stemmer_by_metadata(monkeypatch):
     # 2.2.0 has no __version__: the release then comes from the package metadata
+    _stemmer_metadata(monkeypatch, "3.0.1")
+
+
+def _stemmer_without_metadata(monkeypatch):
+    # a snowballstemmer module of unknown origin (say a file of that name on the path)
+    _stemmer_metadata(monkeypatch, None)
+
+
+def _stemmer_metadata(monkeypatch, release):
     import snowballstemmer
 
     monkeypatch.delattr(snowballstemmer, "__version__", raising=False)
     version = importlib.metadata.version
-    monkeypatch.setattr(
-        importlib.metadata,
-        "version",
-        lambda name: "3.0.1" if name == "snowballstemmer" else version(name),
-    )
+
+    def fake(name):
+        if name != "snowballstemmer":
+            return version(name)
+        if release is None:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return release
+
+    monkeypatch.setattr(importlib.metadata, "version", fake)
     _fresh_version_cache(monkeypatch)
 
 
@@ -276,6 +289,10 @@ MISSING = {
     "snowballstemmer 3 by its metadata": (
         _other_stemmer_by_metadata,
         "snowballstemmer==2.2.0, found 3.0.1",
+    ),
+    "snowballstemmer without metadata": (
+        _stemmer_without_metadata,
+        "snowballstemmer==2.2.0, found unknown",
     ),
     "no pycocoevalcap": (_no_pycocoevalcap, "from pycocoevalcap 1.2, which is not installed"),
 }
@@ -311,9 +328,7 @@ def test_every_face_names_the_extra(case, monkeypatch, tmp_path, capsys):
     assert len(err.splitlines()) == 1
 
 
-@pytest.mark.parametrize(
-    "case", ["no snowballstemmer", "snowballstemmer 3", "snowballstemmer 3 by its metadata"]
-)
+@pytest.mark.parametrize("case", [k for k in MISSING if "pycocoevalcap" not in k])
 def test_the_data_loader_checks_the_stemmer_the_same_way(case, monkeypatch):
     # one check (matchers.check_stemmer) behind every face and the loader itself
     from sparsecider.metrics.meteor.resources import load

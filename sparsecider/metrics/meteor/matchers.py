@@ -41,10 +41,14 @@ for _suffix, _repl in _SUFFIX_RULES:
 def _installed_version() -> str:
     """snowballstemmer's version from its package metadata (2.2.0 has no ``__version__``):
     read once per process, not on every call of :func:`check_stemmer` (each face and the
-    loader call it: a metadata lookup scans the import path)."""
-    from importlib.metadata import version
+    loader call it: a metadata lookup scans the import path).  "unknown" without metadata (a
+    module of that name of unknown origin: refused as another release)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    return version("snowballstemmer")
+    try:
+        return version("snowballstemmer")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def check_stemmer():
