@@ -6,16 +6,19 @@ object (a span pair proposed by two stages is two objects).  At reference positi
 state free at j is followed by one child per object starting at j whose test span is free
 (objects by stage, then longer reference span, test start, squarer span pair -- smaller
 |test length - reference length| --, shorter test span), then by itself; the list is stably
-sorted by (-uncontested matches, chunks, -"certain" matches, -counted matches) and cut to 40.
+sorted by (-uncontested matches, chunks, -"certain" matches, -counted matches, -fifth key
+objects: :func:`~.certain.diagonal_squares`) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
 sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),
-or one with the same reference start is in the kept list (after the cut).  A non-exact object
+or one with the same reference start is in the kept list (after the cut); before the sort, a
+contest among the objects taken at j spreads to all of them ("check 1s").  A non-exact object
 whose test and reference lengths differ becomes contested once the kept list also holds an
 exact one-word object it *orphans* (inside it on one side only, every other object on that
 exact word overlapping it: the orphan rule).  Every match counts in the fourth key except a
 contested object with a *square twin*: an object longer than one word on both sides with the
-same test and reference starts (or being one).
+same test and reference starts (or being one), starting on the diagonal (test start ==
+reference start).
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
@@ -28,7 +31,7 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 
 from __future__ import annotations
 
-from .certain import certain
+from .certain import certain, diagonal_squares
 from .matchers import EXACT
 from .orphans import Orphans
 
@@ -41,6 +44,7 @@ Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 _F = 1 << 21  # field width of the packed rank (counts below 2**21 matches)
 _F3 = _F**3
+_F4 = _F**4
 _NONE: frozenset[int] = frozenset()
 _BIG = 4096  # test length from which used test positions are a frozenset, not an int
 
@@ -135,9 +139,15 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
     orph = Orphans(objs)
     for k in (*orph.ms, *orph.xs):
         tracked[k] = True
-    twin = {k for k, o in enumerate(objs) if (can[k] or k in orph.ms) and (o[0], o[2]) in square}
+    # (spec36a: only on the diagonal, test start == reference start)
+    twin = {
+        k
+        for k, o in enumerate(objs)
+        if (can[k] or k in orph.ms) and o[0] == o[2] and (o[0], o[2]) in square
+    }
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
+    dsq = diagonal_squares(objs)  # the fifth key's objects
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
     # copy), tested against each object's span as a range (no set per object).
@@ -159,9 +169,11 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
 
     # A state: (base rank, its tracked objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs
-    # (chunks, -certain, -matches); the first key, -uncontested matches, is added at sort time
-    # from the tracked objects (contest marks change during the search).
-    states = [((_F - 1) * _F + _F - 1, _NONE, frozenset() if big else 0, 0, None, None)]
+    # (chunks, -certain, -matches, -fifth key objects); the first key, -uncontested matches,
+    # is added at sort time from the tracked objects (contest marks change during the search).
+    states = [
+        (((_F - 1) * _F + _F - 1) * _F + _F - 1, _NONE, frozenset() if big else 0, 0, None, None)
+    ]
     starts = sorted(by_r)
     for j in starts:
         here = by_r[j]
@@ -180,7 +192,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
                 for k in here:
                     if _free(used, masks[k], big):
                         ts, tl, rs, rl, _ = objs[k]
-                        d = _child(end, ts, rs, cert[k])
+                        d = _child(end, ts, rs, cert[k], dsq[k])
                         nused = used.union(masks[k]) if big else used | masks[k]
                         if tracked[k]:
                             nbits = bits | {k}
@@ -198,8 +210,15 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
                 present |= st[1]
             early = {x for x in present if multi[x] and x not in added}
             _check1(here, added, present - early, by_t, objs, flag)
+            # Check 1s (6.3, spec36b): a contest among the objects taken here (all share this
+            # reference start) spreads to the other one-word non-exact ones.
+            if len(added) > 1 and not added.isdisjoint(flagged):
+                for k in added:
+                    flag(k)
         if wide:
-            states = _cut(states, here, j, objs, (tracked, cert, masks, big), beam, flagged, ft)
+            states = _cut(
+                states, here, j, objs, (tracked, cert, dsq, masks, big), beam, flagged, ft
+            )
         else:
             new.sort(key=lambda s: _rank(s, flagged, ft))
             states = new[:beam]
@@ -279,11 +298,11 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
     thousands of options at one reference position).  The options continuing the parent's
     last match (starting where it ends) are all tried.
     """
-    tracked, cert, masks, big = tables
+    tracked, cert, dsq, masks, big = tables
     classes: dict[tuple, list[int]] = {}  # option indices by rank change, in option order
     cont: dict[int, list[int]] = {}  # option indices by test start
     for i, k in enumerate(here):
-        classes.setdefault((cert[k], k in flagged, k in ft), []).append(i)
+        classes.setdefault((cert[k], dsq[k], k in flagged, k in ft), []).append(i)
         cont.setdefault(objs[k][0], []).append(i)
     last = len(here)
     ranked = []
@@ -306,8 +325,8 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
                         break
         for i in got:
             k = here[i]
-            d = _child(end, objs[k][0], j, cert[k])
-            d += _F3 * (k in flagged) + (k in ft) - _F3
+            d = _child(end, objs[k][0], j, cert[k], dsq[k])
+            d += _F4 * (k in flagged) + _F * (k in ft) - _F4
             ranked.append((rank + d, p, i, k))
         ranked.append((rank, p, last, -1))  # left unmatched
     ranked.sort()
@@ -320,7 +339,7 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
             out.append(st)
         else:
             ts, tl, _, rl, _ = objs[k]
-            d = _child(end, ts, j, cert[k])
+            d = _child(end, ts, j, cert[k], dsq[k])
             nbits = bits | {k} if tracked[k] else bits
             nused = used.union(masks[k]) if big else used | masks[k]
             out.append((base + d, nbits, nused, j + rl, (ts + tl, j + rl), (k, node)))
@@ -331,18 +350,19 @@ def _free(used, mask, big: bool) -> bool:
     return used.isdisjoint(mask) if big else not used & mask
 
 
-def _child(end, ts: int, rs: int, certain: bool) -> int:
+def _child(end, ts: int, rs: int, certain: bool, dsq: bool) -> int:
     """A child's change of the packed base rank: a new chunk unless the match starts where its
-    parent's last one ended, one "certain" more if it is, one match more."""
-    return _F * _F * (end != (ts, rs)) + (-_F if certain else 0) - 1
+    parent's last one ended, one "certain" more if it is, one match more, one fifth-key
+    object more if it is."""
+    return _F3 * (end != (ts, rs)) - _F * _F * certain - _F - dsq
 
 
 def _rank(state: tuple, flagged: set, twin_flagged: set) -> int:
-    # base already holds chunks, -certain and -matches; the first key (uncontested matches)
-    # is the matches minus the contested ones among them, the fourth the matches minus the
-    # contested ones with a square twin.
+    # base already holds chunks, -certain, -matches and the fifth key; the first key
+    # (uncontested matches) is the matches minus the contested ones among them, the fourth the
+    # matches minus the contested ones with a square twin.
     base, bits = state[0], state[1]
-    matches = _F - 1 - base % _F
+    matches = _F - 1 - base // _F % _F
     if not bits:
-        return (_F - matches) * _F3 + base
-    return (_F - matches + len(bits & flagged)) * _F3 + base + len(bits & twin_flagged)
+        return (_F - matches) * _F4 + base
+    return (_F - matches + len(bits & flagged)) * _F4 + base + _F * len(bits & twin_flagged)

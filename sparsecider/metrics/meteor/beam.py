@@ -18,7 +18,7 @@ import numpy as np
 
 from .align import BEAM, align
 from .batch import Candidates, expand_ranges, find_sorted, heads
-from .certain import certain_rows
+from .certain import certain_rows, diagonal_square_rows
 from .matchers import EXACT
 from .orphans import orphan_pairs
 
@@ -26,11 +26,15 @@ __all__ = ["align_pairs"]
 
 _U1 = np.uint64(1)
 _Z = np.uint64(0)
-# A state's rank: ((128 - uncontested matches) << 24) + base + contested matches with a square
-# twin, base = (chunks << 16) + ((255 - certain) << 8) + (255 - matches); taking an object adds
-# a constant to base.
-_BASE0 = (255 << 8) + 255
-_CHUNK = 1 << 16
+# A state's rank, mixed radix (every count is at most 64, fifth key objects at most 32: under
+# 2**30): (64 - uncontested matches) * _UNC + base + _MATCH * contested matches with a square
+# twin, base = chunks * _CHUNK + (64 - certain) * _CERT + (64 - matches) * _MATCH + 32 - fifth
+# key objects; taking an object adds a constant to base.
+_MATCH = 33
+_CERT = 65 * _MATCH
+_CHUNK = 65 * _CERT
+_UNC = 65 * _CHUNK
+_BASE0 = 64 * _CERT + 64 * _MATCH + 32
 _PAIR_SHIFT = 32
 _KEY_BITS = 63  # bits of a new list's packed row key (fewer only in tests: more key blocks)
 
@@ -87,7 +91,8 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         # certain (6.2, 6.3): at most one object covers the TEST position numbered like the
         # object's last reference position, and the object is eligible (:mod:`.certain`)
         cert = certain_rows(c, sel, touch_t)
-        chosen.append(_search(c, sel, cert, alone[sel]))
+        dsq = diagonal_square_rows(c, sel)  # the fifth key's objects
+        chosen.append(_search(c, sel, cert, dsq, alone[sel]))
     out = np.concatenate(chosen)
     return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]
 
@@ -96,7 +101,8 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per object of ``sel``: its presence bit, its contest bit, and the bits of the other
     objects with its test start; which pairs need more than 64 bits; which objects can be
     contested and have a square twin (an object longer than one word on both sides with the
-    same two starts, or are one); and the orphan pairs (M, X) of :func:`~.orphans.orphan_pairs`."""
+    same two starts, or are one; on the diagonal only); and the orphan pairs (M, X) of
+    :func:`~.orphans.orphan_pairs`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     relevant = np.zeros(sel.size, dtype=bool)
@@ -127,14 +133,18 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     twin = np.zeros(p.size, dtype=bool)
     if square.any():
         sq = np.sort(starts[square])
+        on_diagonal = c.ts[sel] == c.rs[sel]  # spec36a: only there
         for who in (np.flatnonzero(can), om):
-            twin[who] = find_sorted(sq, starts[who])[1]
+            twin[who] = find_sorted(sq, starts[who])[1] & on_diagonal[who]
     return bit, cbit, tgm, too_many, twin, (om, ox)
 
 
-def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray) -> np.ndarray:
+def _search(
+    c: Candidates, sel: np.ndarray, cert: np.ndarray, dsq: np.ndarray, alone: np.ndarray
+) -> np.ndarray:
     """The beam search of :func:`~.align.align` for the objects ``sel`` (whole pairs, in
-    option order); ``alone``: no other object touches the object's words.
+    option order); ``cert``, ``dsq``: the object counts in the third, fifth key; ``alone``:
+    no other object touches the object's words.
 
     The walk stops at each pair's last object that is not alone: the objects after it are
     taken by the answer, which is the first kept state that is best once they are added
@@ -151,6 +161,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     if slow.any():
         out.append(_per_pair(c, sel[slow]))
         sel, bit, cbit, tgm, cert = sel[~slow], bit[~slow], cbit[~slow], tgm[~slow], cert[~slow]
+        dsq = dsq[~slow]
         p_all, alone, twin, multi = p_all[~slow], alone[~slow], twin[~slow], multi[~slow]
     if sel.size == 0:
         return np.concatenate(out)
@@ -163,7 +174,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     otgm = np.zeros(n, dtype=np.uint64)
     otgm[sel] = tgm
     dkey = np.zeros(n, dtype=np.int64)
-    dkey[sel] = -1 - (cert.astype(np.int64) << 8)
+    dkey[sel] = -_MATCH - _CERT * cert.astype(np.int64) - dsq
     tmask = _span_mask(c.ts, c.tl)
     start_at = (c.ts + 1) * 128 + c.rs + 1
     end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
@@ -185,7 +196,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
     # States: slot q holds count[q] states in rows q * BEAM ..., in beam order.
     rows = n_slots * BEAM
     # each state's rank under its pair's current marks (kept so as marks change)
-    srank = np.full(rows, (128 << 24) + _BASE0, dtype=np.int64)
+    srank = np.full(rows, 64 * _UNC + _BASE0, dtype=np.int64)
     sbits = np.zeros(rows, dtype=np.uint64)
     sused = np.zeros(rows, dtype=np.uint64)
     # next free reference position << 14, plus the packed end of the last match (0: none)
@@ -259,7 +270,7 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
         # a take ranks as its state plus one uncontested match, the object's change of the
         # keys and one more chunk unless it extends the state's last (marks unchanged so far;
         # the groups whose marks check 1 changes are ranked again below)
-        tkey = (sk - s_first - (1 << (24 + low)))[tstate] + w_key[obj]
+        tkey = (sk - s_first - (_UNC << low))[tstate] + w_key[obj]
         tkey += (w_start[obj] != (ne & 16383)[tstate]) * (_CHUNK << low)
         tcnt = np.diff(np.searchsorted(tstate, scum), append=tstate.size)
         cnt = cg + tcnt
@@ -286,6 +297,11 @@ def _search(c: Candidates, sel: np.ndarray, cert: np.ndarray, alone: np.ndarray)
             check1 = (added, o_owner, oq, w_obit[lobj], w_otgm[lobj], w_ocbit[lobj], cand_bits[oq])
             prev = flagged[slots]
             _check1(flagged, present & ~early, *check1)
+            # Check 1s (6.3, spec36b): a contest among the objects taken here (one reference
+            # start) spreads to the other one-word non-exact ones.
+            spread = (np.bitwise_count(added) > 1) & ((added & flagged[slots]) != 0)
+            if spread.any():
+                flagged[slots[spread]] |= added[spread] & cand_bits[slots[spread]]
             new = flagged[slots] ^ prev  # marks only grow
             ch = np.flatnonzero(new)
             if ch.size:
@@ -394,7 +410,7 @@ def _more(bits: np.ndarray, new: np.ndarray, twin: np.ndarray) -> np.ndarray:
     match it holds leaves the first key (one uncontested match fewer), and one with a square
     twin stops counting in the fourth key too."""
     hit = bits & new
-    return (np.bitwise_count(hit).astype(np.int64) << 24) + np.bitwise_count(hit & twin)
+    return np.bitwise_count(hit).astype(np.int64) * _UNC + _MATCH * np.bitwise_count(hit & twin)
 
 
 def _per_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:

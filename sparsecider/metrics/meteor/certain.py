@@ -8,8 +8,8 @@ differ (non-square), that contains no exact object on both sides, and whose *gro
 every non-exact non-square object sharing its test start or its reference start) holds an
 *exposed* object G: an exact one-word object X lies inside G on one side only, and X does not
 lie on both sides inside a multi-word *twin* of G (another span pair with G's two starts).
-Off the diagonal (test start != reference start) a non-exact object is not certain when a
-non-exact multi-word object with the same test span and the same reference start has a
+Off the diagonal (test start != reference start) a non-exact non-square object is not certain
+when a non-exact multi-word object with the same test span and the same reference start has a
 shorter reference span.  All of it is fixed per pair, computed once.
 
 Exact objects match one word to one word, so "X inside G on the test side" counts the exact
@@ -30,7 +30,7 @@ import numpy as np
 from .batch import Candidates, expand_ranges, find_sorted, heads
 from .matchers import EXACT
 
-__all__ = ["certain", "certain_rows"]
+__all__ = ["certain", "certain_rows", "diagonal_square_rows", "diagonal_squares"]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -74,7 +74,8 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
         ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
         exposed_t, exposed_r = _exposed(objs, shaped, ex, n_test)
     # the shortest multi-word non-exact reference span per (test span, reference start)
-    keys = {(o[0], o[1], o[2]) for o in (objs[k] for k in todo) if o[0] != o[2]}
+    # (non-square objects only: a square one keeps its count, ``spec36a``)
+    keys = {(o[0], o[1], o[2]) for o in (objs[k] for k in todo) if o[0] != o[2] and o[1] != o[3]}
     shortest: dict[tuple[int, int, int], int] = {}
     for o in (objs[k] for k in plain) if keys else ():
         key = (o[0], o[1], o[2])
@@ -84,7 +85,7 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
         ts, tl, rs, rl, _ = objs[k]
         if tl != rl and (ts in exposed_t or rs in exposed_r) and not _inside(ts, tl, rs, rl, ex):
             out[k] = False
-        elif ts != rs and shortest.get((ts, tl, rs), rl) < rl:
+        elif ts != rs and tl != rl and shortest.get((ts, tl, rs), rl) < rl:
             out[k] = False
     return out
 
@@ -160,7 +161,7 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     if odd.size:
         out[_exposed_rows(p, ts, tl, rs, rl, st, _of_pairs(p, odd))] = False
     # off the diagonal: a shorter multi-word reference span from the same test span and start
-    d = np.flatnonzero(todo & (ts != rs) & (rl > 1))
+    d = np.flatnonzero(todo & (ts != rs) & (rl > 1) & (tl != rl))
     if d.size:
         q = _of_pairs(p, d)
         q = q[(st[q] != EXACT) & (tl[q] + rl[q] > 2)]
@@ -215,3 +216,45 @@ def _exposed_rows(p, ts, tl, rs, rl, st, sub) -> np.ndarray:
     at_t[gp[exposed] * 64 + gts[exposed]] = True
     at_r[gp[exposed] * 64 + grs[exposed]] = True
     return sub[g[(inside == 0) & (at_t[gp * 64 + gts] | at_r[gp * 64 + grs])]]
+
+
+def diagonal_squares(objs: list[Match]) -> list[bool]:
+    """Per object of one pair: does it count in the search's fifth key (``spec36a``, 6.3
+    "Square paraphrases on and off the diagonal").
+
+    A non-exact square object longer than one word, starting on the diagonal (test start ==
+    reference start, absolute token indices), with a one-word candidate (any stage) at its
+    own two starts and an exact object inside it on both sides.
+    """
+    one = {(o[0], o[2]) for o in objs if o[1] == 1 and o[3] == 1}
+    ex: set[tuple[int, int]] | None = None
+    out = []
+    for ts, tl, rs, rl, st in objs:
+        hit = st != EXACT and tl == rl and tl > 1 and ts == rs and (ts, rs) in one
+        if hit:
+            if ex is None:  # built once, and only for pairs with such an object
+                ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+            hit = bool(_inside(ts, tl, rs, rl, ex))
+        out.append(hit)
+    return out
+
+
+def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
+    """:func:`diagonal_squares` for the objects ``sel`` of many pairs (whole pairs, at most 64
+    tokens); one bool per row of ``sel``."""
+    p, ts, tl = c.pair[sel], c.ts[sel], c.tl[sel]
+    rs, rl, st = c.rs[sel], c.rl[sel], c.stage[sel]
+    out = np.zeros(sel.size, dtype=bool)
+    cand = np.flatnonzero((st != EXACT) & (tl == rl) & (tl > 1) & (ts == rs))
+    if cand.size == 0:
+        return out  # the common case: no square paraphrase on the diagonal
+    key = (p * 64 + ts) * 64 + rs
+    one = (tl == 1) & (rl == 1)
+    cand = cand[find_sorted(np.sort(key[one]), key[cand])[1]]
+    if cand.size:
+        exk = np.sort(key[st == EXACT])
+        n = rl[cand]
+        own, i = expand_ranges(np.zeros(cand.size, dtype=np.int64), tl[cand] * n)
+        cell = key[cand][own] + (i // n[own]) * 64 + i % n[own]
+        out[cand[own[find_sorted(exk, cell)[1]]]] = True
+    return out
