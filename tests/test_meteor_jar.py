@@ -19,6 +19,7 @@ pytest.importorskip(
     "snowballstemmer", reason="METEOR needs snowballstemmer==2.2.0 (the `meteor` extra)"
 )
 
+import sparsecider.metrics.meteor.score as meteor_score
 from benchmarks.bench_meteor import heldout
 from sparsecider.metrics.meteor import (
     corpus_score,
@@ -269,6 +270,79 @@ def test_exposed_non_square_paraphrase_is_not_certain(res):
     ]
     got = segment_statistics([h for h, _ in pairs], [[r] for _, r in pairs], resources=res)
     assert got.tolist() == [[int(x) for x in line.split()] for line in jar]
+
+
+# Cited jar runs of specification 6.3 (align_examples.json; spec36a "Square paraphrases on and
+# off the diagonal", spec36b "check 1s"): (toy, beams the search reproduces).  G40 at -x 3, G41
+# at -x 3, G39 at -x 1, G42 and G43 at -x 2 are open (6.5).
+_DIAGONAL_TOYS = {
+    "G38": (1, 2, 3, 40),
+    "G39": (2, 3, 40),
+    "G40": (1, 2, 40),
+    "G41": (1, 2, 40),
+    "G42": (1, 3, 40),
+    "G43": (1, 3, 40),
+    "G44": (1, 2, 3, 40),
+    "H2": (1, 2, 3, 40),
+    "H3": (1, 2, 3, 40),
+    "H4": (1, 2, 40),
+}
+
+
+def test_square_paraphrases_on_the_diagonal_and_check_1s(res, monkeypatch):
+    # The jar's alignments of the cited runs, per-pair search (G40 at -x 40: `towards the`/
+    # `toward the` off the diagonal is not preferred to stem + exact; H2 at -x 2, -x 3:
+    # `street`/`road` contested by check 1s).
+    with open(TOYS, encoding="utf-8") as f:
+        runs = {(e["id"], e["beam"]): e for e in json.load(f) if e["type"] != "maxacc"}
+    for (toy, beam), e in runs.items():
+        if beam not in _DIAGONAL_TOYS.get(toy, ()):
+            continue
+        t, r = e["test"].split(), e["ref"].split()
+        mods = [_STAGE[m] for m in e["modules"].split()]
+        props = {}
+        for k, stages in candidates(t, r, res.lexicon, res.paraphrases).items():
+            if kept := [s for s in stages if s in mods]:
+                props[k] = kept
+        got = sorted(
+            (ts, tl, rs, rl, mods.index(min(props[ts, tl, rs, rl])))
+            for ts, tl, rs, rl, _ in align(props, len(t), beam)
+        )
+        assert got == sorted(tuple(m) for m in e["align"]), (toy, beam)
+    # COCO val2014 pairs 905, 308, 3477, 8378 of the all-modules probe (first reference only):
+    # the jar's statistics lines (ground_truth/coco_single_probe.json.gz, pycocoevalcap's way),
+    # fixed by the square twin on the diagonal only (`walking towards`/`walk toward`), the fifth
+    # key (`through a`/`through the` on the diagonal), the certain count of square matches
+    # (`taking photo`/`takes a picture`) and check 1s (`two`/`a couple`...), on both paths.
+    pairs = [
+        (
+            "Two men are walking towards the ocean with their surfboards. ",
+            "Two men with surfboards walk toward the beach",
+        ),
+        (
+            "A bear walking through a field next to a forest.",
+            "A bear walks through the grass near a tree line.",
+        ),
+        (
+            "A man is taking photo of a baby.",
+            "A woman holding a baby while a man takes a picture of them",
+        ),
+        (
+            "Two men are standing in front of a television playing Wii.",
+            "a couple of men with wii remotes stand in front of a television ",
+        ),
+    ]
+    jar = [
+        "11 8 6 3 2 2 3 3 2 2 0 0 0 0 0 0 0 0 0 0 4 7 7",
+        "11 11 5 4 1 1 3 3 1 1 0 0 0 0 0 0 3 3 2 1 3 10 9",
+        "9 13 5 5 2 2 2 2 0 0 0 0 0 0 0 0 1 2 2 2 3 7 8",
+        "12 13 6 6 4 4 3 3 1 1 0 0 0 0 0 0 0 1 1 2 3 9 11",
+    ]
+    want = [[int(x) for x in line.split()] for line in jar]
+    hyps, refs = [h for h, _ in pairs], [[r] for _, r in pairs]
+    assert segment_statistics(hyps, refs, resources=res).tolist() == want
+    monkeypatch.setattr(meteor_score, "MAX_FAST", -1)  # every pair through the per-pair search
+    assert segment_statistics(hyps, refs, resources=res).tolist() == want
 
 
 def test_processes_give_the_same_statistics(coco, res):
