@@ -45,7 +45,7 @@ N_COCO = 3000
 # Segments of those that still differ from the jar (alignment ties and contested candidates the
 # model does not reproduce yet: sparsecider/metrics/meteor/METEOR_BEHAVIOUR.md, section 6 and
 # the appendix).  A regression guard.
-KNOWN_COCO_DIFFERENCES = 67
+KNOWN_COCO_DIFFERENCES = 55
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +172,7 @@ def test_array_path_equals_the_per_pair_code(res):
 TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # Cited runs of the scorer's alignment type the search reproduces (of 287); the others are the
 # open questions of section 6.5.  A regression guard: it may only grow.
-KNOWN_TOYS_REPRODUCED = 239
+KNOWN_TOYS_REPRODUCED = 242
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
