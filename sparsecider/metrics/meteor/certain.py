@@ -17,6 +17,10 @@ objects whose test word lies in G's test span (prefix counts, or a sorted search
 inside G on both sides (looked up cell by cell: spans are short); a twin's cells are looked up
 the same way.  The cost follows the number of objects times their span sizes, not the
 captions' length.
+
+The search's fifth key (``spec36a``) is fixed per pair too: :func:`diagonal_squares` marks the
+non-exact square objects, longer than one word and starting on the diagonal, that hold an exact
+object and have a one-word candidate at their two starts.
 """
 
 from __future__ import annotations
