@@ -6,9 +6,9 @@ per step (step k: each pair's k-th), its partial alignments held as rows of flat
 packed rank (uncontested matches, chunks, certain matches, matches, fifth key objects), 64-bit
 masks of the used test words and of the candidate objects taken that can be contested or
 contest, or take part in the orphan rule (so captions of at most 64 tokens), the end of the
-last match and a back pointer
-into a table of chosen objects.  A step's new lists are one sort of packed int64 keys.  A pair
-whose objects share no word keeps all of them: that common case costs no search.  A pair with
+last match and a back pointer into a table of chosen objects.  A step's new lists are one sort
+of packed int64 keys.  A pair whose objects share no word keeps all of them: that common case
+costs no search.  A pair with
 more than 64 objects that take part in contests (never seen in captions) is aligned by
 :func:`~.align.align` instead.
 """
