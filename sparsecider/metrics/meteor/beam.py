@@ -8,9 +8,8 @@ masks of the used test words and of the candidate objects taken that can be cont
 contest, or take part in the orphan rule (so captions of at most 64 tokens), the end of the
 last match and a back pointer into a table of chosen objects.  A step's new lists are one sort
 of packed int64 keys.  A pair whose objects share no word keeps all of them: that common case
-costs no search.  A pair with
-more than 64 objects that take part in contests (never seen in captions) is aligned by
-:func:`~.align.align` instead.
+costs no search.  A pair with more than 64 objects that take part in contests (never seen in
+captions) is aligned by :func:`~.align.align` instead.
 """
 
 from __future__ import annotations
