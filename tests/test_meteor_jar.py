@@ -171,7 +171,7 @@ def test_array_path_equals_the_per_pair_code(res):
 TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # Cited runs of the scorer's alignment type the search reproduces (of 303); the others are the
 # open questions of section 6.5.  A regression guard: it may only grow.
-KNOWN_TOYS_REPRODUCED = 239
+KNOWN_TOYS_REPRODUCED = 247
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
