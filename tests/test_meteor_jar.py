@@ -176,23 +176,27 @@ KNOWN_TOYS_REPRODUCED = 250
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
+def _toy_alignment(res, e):
+    """Our per-pair search on a cited Matcher run ``e``: its modules only, its beam size."""
+    t, r = e["test"].split(), e["ref"].split()
+    mods = [_STAGE[m] for m in e["modules"].split()]
+    props = {}
+    for k, stages in candidates(t, r, res.lexicon, res.paraphrases).items():
+        if kept := [s for s in stages if s in mods]:
+            props[k] = kept
+    # the Matcher labels a match with the index of its earliest stage in the -m list
+    return sorted(
+        (ts, tl, rs, rl, mods.index(min(props[ts, tl, rs, rl])))
+        for ts, tl, rs, rl, _ in align(props, len(t), e["beam"])
+    )
+
+
 def test_cited_jar_toy_alignments(res):
     with open(TOYS, encoding="utf-8") as f:
         runs = [e for e in json.load(f) if e["type"] != "maxacc"]  # maxacc: not the scorer's
     reproduced = set()
     for e in runs:
-        t, r = e["test"].split(), e["ref"].split()
-        mods = [_STAGE[m] for m in e["modules"].split()]
-        props = {}
-        for k, stages in candidates(t, r, res.lexicon, res.paraphrases).items():
-            if kept := [s for s in stages if s in mods]:
-                props[k] = kept
-        # the Matcher labels a match with the index of its earliest stage in the -m list
-        got = sorted(
-            (ts, tl, rs, rl, mods.index(min(props[ts, tl, rs, rl])))
-            for ts, tl, rs, rl, _ in align(props, len(t), e["beam"])
-        )
-        if got == sorted(tuple(m) for m in e["align"]):
+        if _toy_alignment(res, e) == sorted(tuple(m) for m in e["align"]):
             reproduced.add((e["id"], e["beam"]))
     assert len(runs) == 303 and len(reproduced) >= KNOWN_TOYS_REPRODUCED
     # 6.1 (spec33c): the 2:2 paraphrase at every beam (`slice of`/`piece of`, `pair of`/
@@ -298,17 +302,7 @@ def test_square_paraphrases_on_the_diagonal_and_check_1s(res, monkeypatch):
     for (toy, beam), e in runs.items():
         if beam not in _DIAGONAL_TOYS.get(toy, ()):
             continue
-        t, r = e["test"].split(), e["ref"].split()
-        mods = [_STAGE[m] for m in e["modules"].split()]
-        props = {}
-        for k, stages in candidates(t, r, res.lexicon, res.paraphrases).items():
-            if kept := [s for s in stages if s in mods]:
-                props[k] = kept
-        got = sorted(
-            (ts, tl, rs, rl, mods.index(min(props[ts, tl, rs, rl])))
-            for ts, tl, rs, rl, _ in align(props, len(t), beam)
-        )
-        assert got == sorted(tuple(m) for m in e["align"]), (toy, beam)
+        assert _toy_alignment(res, e) == sorted(tuple(m) for m in e["align"]), (toy, beam)
     # COCO val2014 pairs 905, 308, 3477, 8378 of the all-modules probe (first reference only):
     # the jar's statistics lines (ground_truth/coco_single_probe.json.gz, pycocoevalcap's way),
     # fixed by the square twin on the diagonal only (`walking towards`/`walk toward`), the fifth
