@@ -31,7 +31,7 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 
 from __future__ import annotations
 
-from .certain import certain, diagonal_squares
+from .certain import certain, diagonal_squares, short_siblings
 from .matchers import EXACT
 from .orphans import Orphans
 
@@ -147,7 +147,8 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
     }
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
-    dsq = diagonal_squares(objs)  # the fifth key's objects
+    # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings: both -1)
+    dsq = [a or b for a, b in zip(diagonal_squares(objs), short_siblings(objs, cert), strict=True)]
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
     # copy), tested against each object's span as a range (no set per object).

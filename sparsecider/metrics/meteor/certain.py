@@ -34,7 +34,14 @@ import numpy as np
 from .batch import Candidates, expand_ranges, find_sorted, heads
 from .matchers import EXACT
 
-__all__ = ["certain", "certain_rows", "diagonal_square_rows", "diagonal_squares"]
+__all__ = [
+    "certain",
+    "certain_rows",
+    "diagonal_square_rows",
+    "diagonal_squares",
+    "short_sibling_rows",
+    "short_siblings",
+]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -90,6 +97,18 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
         if tl != rl and (ts in exposed_t or rs in exposed_r) and not _inside(ts, tl, rs, rl, ex):
             out[k] = False
         elif ts != rs and tl != rl and shortest.get((ts, tl, rs), rl) < rl:
+            out[k] = False
+    # spec36d "inner": a non-square one loses it when a non-exact object with its test span
+    # starts earlier on the reference side and ends on its reference end
+    ends = {(o[0], o[1], o[2] + o[3]) for o in odd}
+    first: dict[tuple[int, int, int], int] = {}
+    for o in (objs[k] for k in plain) if ends else ():
+        key = (o[0], o[1], o[2] + o[3])
+        if key in ends and first.get(key, o[2]) >= o[2]:
+            first[key] = o[2]
+    for k in todo if first else ():
+        ts, tl, rs, rl, _ = objs[k]
+        if tl != rl and first.get((ts, tl, rs + rl), rs) < rs:
             out[k] = False
     return out
 
@@ -175,6 +194,17 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         table = skey[first]
         at, hit = find_sorted(table, skey[d])
         out[d[hit & (rl[first[at]] < rl[d])]] = False
+    # spec36d "inner": a non-exact object with the test span starting earlier on the reference
+    # side and ending on the same reference word
+    d = np.flatnonzero(out & (st != EXACT) & (tl != rl))
+    if d.size:
+        q = _of_pairs(p, d)
+        q = q[st[q] != EXACT]
+        ekey = ((p * 64 + ts) * 64 + tl) * 128 + rs + rl
+        q = q[np.lexsort((rs[q], ekey[q]))]
+        first = q[heads(ekey[q])]  # the earliest reference start per key
+        at, hit = find_sorted(ekey[first], ekey[d])
+        out[d[hit & (rs[first[at]] < rs[d])]] = False
     return out
 
 
@@ -274,4 +304,48 @@ def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
         at, hit = find_sorted(cells, key[c.stage[mine] == EXACT])
         found[at[hit]] = True  # an exact object inside on both sides
         out[cand[own[found[np.searchsorted(cells, cell)]]]] = True
+    return out
+
+
+def short_siblings(objs: list[Match], cert: list[bool]) -> list[bool]:
+    """Per object of one pair: the fifth key's ``spec36d`` term (6.3, N38).
+
+    A non-exact non-square object off the diagonal, not certain (``cert``, from
+    :func:`certain`), with a non-exact object of the same test span and reference start and a
+    longer reference span.  It weighs like a :func:`diagonal_squares` object (-1); the two
+    never meet on one object (square / non-square).
+    """
+    keys = {
+        o[:3]
+        for o, c in zip(objs, cert, strict=True)
+        if not c and o[4] != EXACT and o[1] != o[3] and o[0] != o[2]
+    }
+    if not keys:
+        return [False] * len(objs)  # the common case
+    longest: dict[tuple[int, int, int], int] = {}
+    for o in objs:
+        if o[4] != EXACT and o[:3] in keys and longest.get(o[:3], 0) < o[3]:
+            longest[o[:3]] = o[3]
+    return [
+        o[:3] in keys and not c and longest[o[:3]] > o[3] and o[1] != o[3] and o[4] != EXACT
+        for o, c in zip(objs, cert, strict=True)
+    ]
+
+
+def short_sibling_rows(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
+    """:func:`short_siblings` for the objects ``sel`` of many pairs (whole pairs); one bool
+    per row of ``sel`` (``cert``: :func:`certain_rows` of them)."""
+    p, ts, tl = c.pair[sel], c.ts[sel], c.tl[sel]
+    rs, rl, st = c.rs[sel], c.rl[sel], c.stage[sel]
+    out = ~cert & (st != EXACT) & (tl != rl) & (ts != rs)
+    d = np.flatnonzero(out)
+    if d.size == 0:
+        return out
+    q = _of_pairs(p, d)
+    q = q[st[q] != EXACT]
+    skey = ((p * 64 + ts) * 64 + tl) * 64 + rs
+    q = q[np.lexsort((-rl[q], skey[q]))]
+    first = q[heads(skey[q])]  # the longest reference span per key
+    at, hit = find_sorted(skey[first], skey[d])
+    out[d] = hit & (rl[first[at]] > rl[d])
     return out
