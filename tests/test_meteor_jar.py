@@ -44,8 +44,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 N_COCO = 3000
 # Segments of those that still differ from the jar (alignment ties and contested candidates the
 # model does not reproduce yet: sparsecider/metrics/meteor/METEOR_BEHAVIOUR.md, section 6 and
-# the appendix).  A regression guard.
-KNOWN_COCO_DIFFERENCES = 55
+# the appendix).  A regression guard (56 since spec36d: segment 2061, `different`/`a variety`
+# taken over the exact `a`, as by the specification's model; N39).
+KNOWN_COCO_DIFFERENCES = 56
 
 
 @pytest.fixture(scope="module")
