@@ -7,7 +7,7 @@ state free at j is followed by one child per object starting at j whose test spa
 (objects by stage, then longer reference span, test start, squarer span pair -- smaller
 |test length - reference length| --, shorter test span), then by itself; the list is stably
 sorted by (-uncontested matches, chunks, -"certain" matches, -counted matches, -fifth key
-objects: :func:`~.certain.diagonal_squares`) and cut to 40.
+objects: :func:`~.certain.diagonal_squares`, :func:`~.certain.short_siblings`) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
 sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),

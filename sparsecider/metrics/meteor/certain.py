@@ -10,7 +10,9 @@ every non-exact non-square object sharing its test start or its reference start)
 lie on both sides inside a multi-word *twin* of G (another span pair with G's two starts).
 Off the diagonal (test start != reference start) a non-exact non-square object is not certain
 when a non-exact multi-word object with the same test span and the same reference start has a
-shorter reference span.  All of it is fixed per pair, computed once.
+shorter reference span.  A non-exact non-square object is not certain either when a non-exact
+object with its test span starts earlier on the reference side and ends on the same reference
+word (``spec36d``, "inner").  All of it is fixed per pair, computed once.
 
 Exact objects match one word to one word, so "X inside G on the test side" counts the exact
 objects whose test word lies in G's test span (prefix counts, or a sorted search), minus those
@@ -20,7 +22,8 @@ captions' length.
 
 The search's fifth key (``spec36a``) is fixed per pair too: :func:`diagonal_squares` marks the
 non-exact square objects, longer than one word and starting on the diagonal, that hold an exact
-object and have a one-word candidate at their two starts.
+object and have a one-word candidate at their two starts; :func:`short_siblings` (``spec36d``)
+marks the uncertain non-square ones off the diagonal with a longer-reference-span sibling.
 """
 
 from __future__ import annotations
