@@ -338,17 +338,23 @@ def short_siblings(objs: list[Match], cert: list[bool]) -> list[bool]:
 def short_sibling_rows(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
     """:func:`short_siblings` for the objects ``sel`` of many pairs (whole pairs); one bool
     per row of ``sel`` (``cert``: :func:`certain_rows` of them)."""
-    p, ts, tl = c.pair[sel], c.ts[sel], c.tl[sel]
-    rs, rl, st = c.rs[sel], c.rl[sel], c.stage[sel]
-    out = ~cert & (st != EXACT) & (tl != rl) & (ts != rs)
+    # (a test on the rows of c, then gathered: most searched pairs have no such object)
+    odd = (c.stage != EXACT) & (c.tl != c.rl) & (c.ts != c.rs)
+    out = odd[sel] & ~cert
     d = np.flatnonzero(out)
     if d.size == 0:
         return out
+    p = c.pair[sel]
     q = _of_pairs(p, d)
-    q = q[st[q] != EXACT]
-    skey = ((p * 64 + ts) * 64 + tl) * 64 + rs
-    q = q[np.lexsort((-rl[q], skey[q]))]
-    first = q[heads(skey[q])]  # the longest reference span per key
-    at, hit = find_sorted(skey[first], skey[d])
-    out[d] = hit & (rl[first[at]] > rl[d])
+    q = q[c.stage[sel[q]] != EXACT]
+    s = sel[q]
+    skey = ((c.pair[s] * 64 + c.ts[s]) * 64 + c.tl[s]) * 64 + c.rs[s]
+    order = np.lexsort((-c.rl[s], skey))
+    skey, longest = skey[order], c.rl[s][order]
+    first = heads(skey)  # the longest reference span per key
+    dr = sel[d]
+    at, hit = find_sorted(
+        skey[first], ((c.pair[dr] * 64 + c.ts[dr]) * 64 + c.tl[dr]) * 64 + c.rs[dr]
+    )
+    out[d] = hit & (longest[first][at] > c.rl[dr])
     return out
