@@ -148,7 +148,9 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
     # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings: both -1)
-    dsq = [a or b for a, b in zip(diagonal_squares(objs), short_siblings(objs, cert), strict=True)]
+    dsq = diagonal_squares(objs)
+    for k in short_siblings(objs, cert):
+        dsq[k] = True
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
     # copy), tested against each object's span as a range (no set per object).

@@ -310,29 +310,29 @@ def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
     return out
 
 
-def short_siblings(objs: list[Match], cert: list[bool]) -> list[bool]:
-    """Per object of one pair: the fifth key's ``spec36d`` term (6.3, N38).
+def short_siblings(objs: list[Match], cert: list[bool]) -> list[int]:
+    """Per pair: the objects (indices into ``objs``) with the fifth key's ``spec36d`` term
+    (6.3, N38).
 
     A non-exact non-square object off the diagonal, not certain (``cert``, from
     :func:`certain`), with a non-exact object of the same test span and reference start and a
     longer reference span.  It weighs like a :func:`diagonal_squares` object (-1); the two
     never meet on one object (square / non-square).
     """
-    keys = {
-        o[:3]
-        for o, c in zip(objs, cert, strict=True)
-        if not c and o[4] != EXACT and o[1] != o[3] and o[0] != o[2]
-    }
-    if not keys:
-        return [False] * len(objs)  # the common case
+    # (most objects are exact one-word ones: the cheapest test first, a long caption has many)
+    odd = [
+        k
+        for k, o in enumerate(objs)
+        if o[1] != o[3] and o[4] != EXACT and o[0] != o[2] and not cert[k]
+    ]
+    if not odd:
+        return odd  # the common case
+    keys = {objs[k][:3] for k in odd}
     longest: dict[tuple[int, int, int], int] = {}
     for o in objs:
         if o[4] != EXACT and o[:3] in keys and longest.get(o[:3], 0) < o[3]:
             longest[o[:3]] = o[3]
-    return [
-        o[:3] in keys and not c and longest[o[:3]] > o[3] and o[1] != o[3] and o[4] != EXACT
-        for o, c in zip(objs, cert, strict=True)
-    ]
+    return [k for k in odd if longest[objs[k][:3]] > objs[k][3]]
 
 
 def short_sibling_rows(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
