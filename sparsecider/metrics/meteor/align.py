@@ -7,7 +7,7 @@ state free at j is followed by one child per object starting at j whose test spa
 (objects by stage, then longer reference span, test start, squarer span pair -- smaller
 |test length - reference length| --, shorter test span), then by itself; the list is stably
 sorted by (-uncontested matches, chunks, -"certain" matches, -counted matches, -fifth key
-objects: :func:`~.certain.diagonal_squares`) and cut to 40.
+objects: :func:`~.certain.diagonal_squares`, :func:`~.certain.short_siblings`) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
 sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),
@@ -31,7 +31,7 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 
 from __future__ import annotations
 
-from .certain import certain, diagonal_squares
+from .certain import certain, diagonal_squares, short_siblings
 from .matchers import EXACT
 from .orphans import Orphans
 
@@ -147,7 +147,10 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
     }
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
-    dsq = diagonal_squares(objs)  # the fifth key's objects
+    # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings: both -1)
+    dsq = diagonal_squares(objs)
+    for k in short_siblings(objs, cert):
+        dsq[k] = True
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
     # copy), tested against each object's span as a range (no set per object).

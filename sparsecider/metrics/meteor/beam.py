@@ -18,7 +18,7 @@ import numpy as np
 
 from .align import BEAM, align
 from .batch import Candidates, expand_ranges, find_sorted, heads
-from .certain import certain_rows, diagonal_square_rows
+from .certain import certain_rows, diagonal_square_rows, short_sibling_rows
 from .matchers import EXACT
 from .orphans import orphan_pairs
 
@@ -26,15 +26,15 @@ __all__ = ["align_pairs"]
 
 _U1 = np.uint64(1)
 _Z = np.uint64(0)
-# A state's rank, mixed radix (every count is at most 64, fifth key objects at most 32: under
-# 2**30): (64 - uncontested matches) * _UNC + base + _MATCH * contested matches with a square
-# twin, base = chunks * _CHUNK + (64 - certain) * _CERT + (64 - matches) * _MATCH + 32 - fifth
-# key objects; taking an object adds a constant to base.
-_MATCH = 33
+# A state's rank, mixed radix (every count is at most 64; fifth key objects at most 42, each
+# spans three tokens or more of the 128: under 2**30): (64 - uncontested matches) * _UNC + base
+# + _MATCH * contested matches with a square twin, base = chunks * _CHUNK + (64 - certain) *
+# _CERT + (64 - matches) * _MATCH + 42 - fifth key objects; taking an object adds a constant.
+_MATCH = 43
 _CERT = 65 * _MATCH
 _CHUNK = 65 * _CERT
 _UNC = 65 * _CHUNK
-_BASE0 = 64 * _CERT + 64 * _MATCH + 32
+_BASE0 = 64 * _CERT + 64 * _MATCH + 42
 _PAIR_SHIFT = 32
 _KEY_BITS = 63  # bits of a new list's packed row key (fewer only in tests: more key blocks)
 
@@ -91,7 +91,8 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         # certain (6.2, 6.3): at most one object covers the TEST position numbered like the
         # object's last reference position, and the object is eligible (:mod:`.certain`)
         cert = certain_rows(c, sel, touch_t)
-        dsq = diagonal_square_rows(c, sel)  # the fifth key's objects
+        # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings)
+        dsq = diagonal_square_rows(c, sel) | short_sibling_rows(c, sel, cert)
         chosen.append(_search(c, sel, cert, dsq, alone[sel]))
     out = np.concatenate(chosen)
     return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]

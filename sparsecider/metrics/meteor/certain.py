@@ -10,7 +10,9 @@ every non-exact non-square object sharing its test start or its reference start)
 lie on both sides inside a multi-word *twin* of G (another span pair with G's two starts).
 Off the diagonal (test start != reference start) a non-exact non-square object is not certain
 when a non-exact multi-word object with the same test span and the same reference start has a
-shorter reference span.  All of it is fixed per pair, computed once.
+shorter reference span.  A non-exact non-square object is not certain either when a non-exact
+object with its test span starts earlier on the reference side and ends on the same reference
+word (``spec36d``, "inner").  All of it is fixed per pair, computed once.
 
 Exact objects match one word to one word, so "X inside G on the test side" counts the exact
 objects whose test word lies in G's test span (prefix counts, or a sorted search), minus those
@@ -20,7 +22,8 @@ captions' length.
 
 The search's fifth key (``spec36a``) is fixed per pair too: :func:`diagonal_squares` marks the
 non-exact square objects, longer than one word and starting on the diagonal, that hold an exact
-object and have a one-word candidate at their two starts.
+object and have a one-word candidate at their two starts; :func:`short_siblings` (``spec36d``)
+marks the uncertain non-square ones off the diagonal with a longer-reference-span sibling.
 """
 
 from __future__ import annotations
@@ -34,7 +37,14 @@ import numpy as np
 from .batch import Candidates, expand_ranges, find_sorted, heads
 from .matchers import EXACT
 
-__all__ = ["certain", "certain_rows", "diagonal_square_rows", "diagonal_squares"]
+__all__ = [
+    "certain",
+    "certain_rows",
+    "diagonal_square_rows",
+    "diagonal_squares",
+    "short_sibling_rows",
+    "short_siblings",
+]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -90,6 +100,18 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
         if tl != rl and (ts in exposed_t or rs in exposed_r) and not _inside(ts, tl, rs, rl, ex):
             out[k] = False
         elif ts != rs and tl != rl and shortest.get((ts, tl, rs), rl) < rl:
+            out[k] = False
+    # spec36d "inner": a non-square one loses it when a non-exact object with its test span
+    # starts earlier on the reference side and ends on its reference end
+    ends = {(o[0], o[1], o[2] + o[3]) for o in odd}
+    first: dict[tuple[int, int, int], int] = {}
+    for o in (objs[k] for k in plain) if ends else ():
+        key = (o[0], o[1], o[2] + o[3])
+        if key in ends and first.get(key, o[2]) >= o[2]:
+            first[key] = o[2]
+    for k in todo if first else ():
+        ts, tl, rs, rl, _ = objs[k]
+        if tl != rl and first.get((ts, tl, rs + rl), rs) < rs:
             out[k] = False
     return out
 
@@ -175,6 +197,17 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         table = skey[first]
         at, hit = find_sorted(table, skey[d])
         out[d[hit & (rl[first[at]] < rl[d])]] = False
+    # spec36d "inner": a non-exact object with the test span starting earlier on the reference
+    # side and ending on the same reference word
+    d = np.flatnonzero(out & (st != EXACT) & (tl != rl))
+    if d.size:
+        q = _of_pairs(p, d)
+        q = q[st[q] != EXACT]
+        ekey = ((p * 64 + ts) * 64 + tl) * 128 + rs + rl
+        q = q[np.lexsort((rs[q], ekey[q]))]
+        first = q[heads(ekey[q])]  # the earliest reference start per key
+        at, hit = find_sorted(ekey[first], ekey[d])
+        out[d[hit & (rs[first[at]] < rs[d])]] = False
     return out
 
 
@@ -274,4 +307,54 @@ def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
         at, hit = find_sorted(cells, key[c.stage[mine] == EXACT])
         found[at[hit]] = True  # an exact object inside on both sides
         out[cand[own[found[np.searchsorted(cells, cell)]]]] = True
+    return out
+
+
+def short_siblings(objs: list[Match], cert: list[bool]) -> list[int]:
+    """Per pair: the objects (indices into ``objs``) with the fifth key's ``spec36d`` term
+    (6.3, N38).
+
+    A non-exact non-square object off the diagonal, not certain (``cert``, from
+    :func:`certain`), with a non-exact object of the same test span and reference start and a
+    longer reference span.  It weighs like a :func:`diagonal_squares` object (-1); the two
+    never meet on one object (square / non-square).
+    """
+    # (most objects are exact one-word ones: the cheapest test first, a long caption has many)
+    odd = [
+        k
+        for k, o in enumerate(objs)
+        if o[1] != o[3] and o[4] != EXACT and o[0] != o[2] and not cert[k]
+    ]
+    if not odd:
+        return odd  # the common case
+    keys = {objs[k][:3] for k in odd}
+    longest: dict[tuple[int, int, int], int] = {}
+    for o in objs:
+        if o[4] != EXACT and o[:3] in keys and longest.get(o[:3], 0) < o[3]:
+            longest[o[:3]] = o[3]
+    return [k for k in odd if longest[objs[k][:3]] > objs[k][3]]
+
+
+def short_sibling_rows(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
+    """:func:`short_siblings` for the objects ``sel`` of many pairs (whole pairs); one bool
+    per row of ``sel`` (``cert``: :func:`certain_rows` of them)."""
+    # (a test on the rows of c, then gathered: most searched pairs have no such object)
+    odd = (c.stage != EXACT) & (c.tl != c.rl) & (c.ts != c.rs)
+    out = odd[sel] & ~cert
+    d = np.flatnonzero(out)
+    if d.size == 0:
+        return out
+    p = c.pair[sel]
+    q = _of_pairs(p, d)
+    q = q[c.stage[sel[q]] != EXACT]
+    s = sel[q]
+    skey = ((c.pair[s] * 64 + c.ts[s]) * 64 + c.tl[s]) * 64 + c.rs[s]
+    order = np.lexsort((-c.rl[s], skey))
+    skey, longest = skey[order], c.rl[s][order]
+    first = heads(skey)  # the longest reference span per key
+    dr = sel[d]
+    at, hit = find_sorted(
+        skey[first], ((c.pair[dr] * 64 + c.ts[dr]) * 64 + c.tl[dr]) * 64 + c.rs[dr]
+    )
+    out[d] = hit & (longest[first][at] > c.rl[dr])
     return out
