@@ -294,16 +294,35 @@ _DIAGONAL_TOYS = {
 }
 
 
+def _check_toy_runs(res, beams_of):
+    """Our per-pair search equals the jar on the cited runs ``{toy: beams}``."""
+    with open(TOYS, encoding="utf-8") as f:
+        runs = [e for e in json.load(f) if e["type"] != "maxacc"]
+    checked = 0
+    for e in runs:
+        if e["beam"] in beams_of.get(e["id"], ()):
+            assert _toy_alignment(res, e) == sorted(tuple(m) for m in e["align"]), (
+                e["id"],
+                e["beam"],
+            )
+            checked += 1
+    assert checked == sum(map(len, beams_of.values()))  # every named run is in the fixture
+
+
+def _check_jar_lines(res, monkeypatch, pairs, jar):
+    """Statistics of ``(hypothesis, reference)`` pairs equal the jar's lines, on both paths."""
+    want = [[int(x) for x in line.split()] for line in jar]
+    hyps, refs = [h for h, _ in pairs], [[r] for _, r in pairs]
+    assert segment_statistics(hyps, refs, resources=res).tolist() == want
+    monkeypatch.setattr(meteor_score, "MAX_FAST", -1)  # every pair through the per-pair search
+    assert segment_statistics(hyps, refs, resources=res).tolist() == want
+
+
 def test_square_paraphrases_on_the_diagonal_and_check_1s(res, monkeypatch):
     # The jar's alignments of the cited runs, per-pair search (G40 at -x 40: `towards the`/
     # `toward the` off the diagonal is not preferred to stem + exact; H2 at -x 2, -x 3:
     # `street`/`road` contested by check 1s).
-    with open(TOYS, encoding="utf-8") as f:
-        runs = {(e["id"], e["beam"]): e for e in json.load(f) if e["type"] != "maxacc"}
-    for (toy, beam), e in runs.items():
-        if beam not in _DIAGONAL_TOYS.get(toy, ()):
-            continue
-        assert _toy_alignment(res, e) == sorted(tuple(m) for m in e["align"]), (toy, beam)
+    _check_toy_runs(res, _DIAGONAL_TOYS)
     # COCO val2014 pairs 905, 308, 3477, 8378 of the all-modules probe (first reference only):
     # the jar's statistics lines (ground_truth/coco_single_probe.json.gz, pycocoevalcap's way),
     # fixed by the square twin on the diagonal only (`walking towards`/`walk toward`), the fifth
@@ -333,11 +352,7 @@ def test_square_paraphrases_on_the_diagonal_and_check_1s(res, monkeypatch):
         "9 13 5 5 2 2 2 2 0 0 0 0 0 0 0 0 1 2 2 2 3 7 8",
         "12 13 6 6 4 4 3 3 1 1 0 0 0 0 0 0 0 1 1 2 3 9 11",
     ]
-    want = [[int(x) for x in line.split()] for line in jar]
-    hyps, refs = [h for h, _ in pairs], [[r] for _, r in pairs]
-    assert segment_statistics(hyps, refs, resources=res).tolist() == want
-    monkeypatch.setattr(meteor_score, "MAX_FAST", -1)  # every pair through the per-pair search
-    assert segment_statistics(hyps, refs, resources=res).tolist() == want
+    _check_jar_lines(res, monkeypatch, pairs, jar)
 
 
 # Cited jar runs of specification 6.3's last subsection (spec36d, the reference length of
@@ -349,11 +364,7 @@ _SHORT_TOYS = {"G33": (1, 2, 40), "K9": (1, 2, 3, 40)}
 def test_reference_length_of_one_word_paraphrases(res, monkeypatch):
     # `zq two`/`a couple of`: `a couple` (r0:2) at every beam; `the two dogs`/`a couple of
     # dogs`: `couple of` (inside `a couple of`, same end) is not certain, so r0:3 from -x 2.
-    with open(TOYS, encoding="utf-8") as f:
-        runs = {(e["id"], e["beam"]): e for e in json.load(f) if e["type"] != "maxacc"}
-    for (toy, beam), e in runs.items():
-        if beam in _SHORT_TOYS.get(toy, ()):
-            assert _toy_alignment(res, e) == sorted(tuple(m) for m in e["align"]), (toy, beam)
+    _check_toy_runs(res, _SHORT_TOYS)
     # COCO val2014 pairs 606, 3563, 4719, 19751 of the all-modules probe (first reference
     # only): the jar's statistics lines (ground_truth/coco_single_probe.json.gz, pycocoevalcap's
     # way), on both paths (`men`/`a man`, `before`/`in front of`, `two`/`a couple of`).
@@ -375,11 +386,7 @@ def test_reference_length_of_one_word_paraphrases(res, monkeypatch):
         "9 10 6 5 3 3 2 2 0 0 0 0 0 0 0 0 0 1 1 2 2 6 8",
         "9 11 4 7 2 2 2 2 0 0 0 0 0 0 0 0 0 1 1 1 5 5 6",
     ]
-    want = [[int(x) for x in line.split()] for line in jar]
-    hyps, refs = [h for h, _ in pairs], [[r] for _, r in pairs]
-    assert segment_statistics(hyps, refs, resources=res).tolist() == want
-    monkeypatch.setattr(meteor_score, "MAX_FAST", -1)  # every pair through the per-pair search
-    assert segment_statistics(hyps, refs, resources=res).tolist() == want
+    _check_jar_lines(res, monkeypatch, pairs, jar)
 
 
 def test_processes_give_the_same_statistics(coco, res):
