@@ -90,11 +90,8 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     # the shortest multi-word non-exact reference span per (test span, reference start)
     # (non-square objects only: a square one keeps its count, ``spec36a``)
     keys = {(o[0], o[1], o[2]) for o in (objs[k] for k in todo) if o[0] != o[2] and o[1] != o[3]}
-    shortest: dict[tuple[int, int, int], int] = {}
-    for o in (objs[k] for k in plain) if keys else ():
-        key = (o[0], o[1], o[2])
-        if key in keys and o[1] + o[3] > 2 and shortest.get(key, o[3]) >= o[3]:
-            shortest[key] = o[3]
+    multi = (objs[k] for k in plain if objs[k][1] + objs[k][3] > 2)
+    shortest = _least((((o[0], o[1], o[2]), o[3]) for o in multi), keys)
     for k in todo:
         ts, tl, rs, rl, _ = objs[k]
         if tl != rl and (ts in exposed_t or rs in exposed_r) and not _inside(ts, tl, rs, rl, ex):
@@ -104,11 +101,7 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     # spec36d "inner": a non-square one loses it when a non-exact object with its test span
     # starts earlier on the reference side and ends on its reference end
     ends = {(o[0], o[1], o[2] + o[3]) for o in odd}
-    first: dict[tuple[int, int, int], int] = {}
-    for o in (objs[k] for k in plain) if ends else ():
-        key = (o[0], o[1], o[2] + o[3])
-        if key in ends and first.get(key, o[2]) >= o[2]:
-            first[key] = o[2]
+    first = _least((((o[0], o[1], o[2] + o[3]), o[2]) for o in (objs[k] for k in plain)), ends)
     for k in todo if first else ():
         ts, tl, rs, rl, _ = objs[k]
         if tl != rl and first.get((ts, tl, rs + rl), rs) < rs:
@@ -192,11 +185,8 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         q = _of_pairs(p, d)
         q = q[(st[q] != EXACT) & (tl[q] + rl[q] > 2)]
         skey = ((p * 64 + ts) * 8 + tl) * 64 + rs
-        q = q[np.lexsort((rl[q], skey[q]))]
-        first = q[heads(skey[q])]
-        table = skey[first]
-        at, hit = find_sorted(table, skey[d])
-        out[d[hit & (rl[first[at]] < rl[d])]] = False
+        hit, shortest = _least_rows(skey[q], rl[q], skey[d])
+        out[d[hit & (shortest < rl[d])]] = False
     # spec36d "inner": a non-exact object with the test span starting earlier on the reference
     # side and ending on the same reference word
     d = np.flatnonzero(out & (st != EXACT) & (tl != rl))
@@ -204,10 +194,8 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         q = _of_pairs(p, d)
         q = q[st[q] != EXACT]
         ekey = ((p * 64 + ts) * 64 + tl) * 128 + rs + rl
-        q = q[np.lexsort((rs[q], ekey[q]))]
-        first = q[heads(ekey[q])]  # the earliest reference start per key
-        at, hit = find_sorted(ekey[first], ekey[d])
-        out[d[hit & (rs[first[at]] < rs[d])]] = False
+        hit, earliest = _least_rows(ekey[q], rs[q], ekey[d])
+        out[d[hit & (earliest < rs[d])]] = False
     return out
 
 
@@ -327,12 +315,8 @@ def short_siblings(objs: list[Match], cert: list[bool]) -> list[int]:
     ]
     if not odd:
         return odd  # the common case
-    keys = {objs[k][:3] for k in odd}
-    longest: dict[tuple[int, int, int], int] = {}
-    for o in objs:
-        if o[4] != EXACT and o[:3] in keys and longest.get(o[:3], 0) < o[3]:
-            longest[o[:3]] = o[3]
-    return [k for k in odd if longest[objs[k][:3]] > objs[k][3]]
+    longest = _least(((o[:3], -o[3]) for o in objs if o[4] != EXACT), {objs[k][:3] for k in odd})
+    return [k for k in odd if -longest[objs[k][:3]] > objs[k][3]]
 
 
 def short_sibling_rows(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
@@ -347,14 +331,30 @@ def short_sibling_rows(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.n
     p = c.pair[sel]
     q = _of_pairs(p, d)
     q = q[c.stage[sel[q]] != EXACT]
-    s = sel[q]
-    skey = ((c.pair[s] * 64 + c.ts[s]) * 64 + c.tl[s]) * 64 + c.rs[s]
-    order = np.lexsort((-c.rl[s], skey))
-    skey, longest = skey[order], c.rl[s][order]
-    first = heads(skey)  # the longest reference span per key
-    dr = sel[d]
-    at, hit = find_sorted(
-        skey[first], ((c.pair[dr] * 64 + c.ts[dr]) * 64 + c.tl[dr]) * 64 + c.rs[dr]
-    )
-    out[d] = hit & (longest[first][at] > c.rl[dr])
+    s, dr = sel[q], sel[d]
+
+    def skey(r):
+        return ((c.pair[r] * 64 + c.ts[r]) * 64 + c.tl[r]) * 64 + c.rs[r]
+
+    hit, longest = _least_rows(skey(s), -c.rl[s].astype(np.int64), skey(dr))
+    out[d] = hit & (-longest > c.rl[dr])
     return out
+
+
+def _least(items, wanted: set) -> dict:
+    """The smallest value per key of ``(key, value)`` items, for the keys in ``wanted``."""
+    out: dict = {}
+    for key, v in items if wanted else ():  # nothing wanted: the items are not read
+        if key in wanted and out.get(key, v) >= v:
+            out[key] = v
+    return out
+
+
+def _least_rows(keys: np.ndarray, values: np.ndarray, queries: np.ndarray):
+    """Array form of :func:`_least`: for each of ``queries``, whether a row has that key, and
+    the smallest of those rows' ``values`` (any value where none has it)."""
+    order = np.lexsort((values, keys))
+    keys, values = keys[order], values[order]
+    first = heads(keys)
+    at, hit = find_sorted(keys[first], queries)
+    return hit, values[first][at]
