@@ -70,7 +70,7 @@ def test_array_search_with_its_row_keys_split_in_many_blocks(monkeypatch):
     # block here.
     c = _random_candidates(np.random.default_rng(7), 120)
     expected = _per_pair(c)
-    monkeypatch.setattr(beam, "_KEY_BITS", 32 + 6 + 5)
+    monkeypatch.setattr(beam, "_KEY_BITS", beam._RANK_BITS + 6 + 5)
     assert np.array_equal(beam.align_pairs(c, int(c.pair.max()) + 1), expected)
 
 

@@ -6,8 +6,9 @@ object (a span pair proposed by two stages is two objects).  At reference positi
 state free at j is followed by one child per object starting at j whose test span is free
 (objects by stage, then longer reference span, test start, squarer span pair -- smaller
 |test length - reference length| --, shorter test span), then by itself; the list is stably
-sorted by (-uncontested matches, chunks, -"certain" matches, -counted matches, -fifth key
-objects: :func:`~.certain.diagonal_squares`, :func:`~.certain.short_siblings`) and cut to 40.
+sorted by :data:`KEY_TERMS` (-uncontested matches, chunks, -counted matches less contested
+duplicated ones, -"certain" matches, -counted matches, -fifth key objects:
+:func:`~.certain.diagonal_squares`, :func:`~.certain.short_siblings`) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
 sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),
@@ -18,7 +19,9 @@ exact one-word object it *orphans* (inside it on one side only, every other obje
 exact word overlapping it: the orphan rule).  Every match counts in the fourth key except a
 contested object with a *square twin*: an object longer than one word on both sides with the
 same test and reference starts (or being one), starting on the diagonal (test start ==
-reference start).
+reference start).  The key's third term (``spec36e``) counts the same matches less the
+contested one-word objects whose span pair is proposed twice or more (one with a square twin
+too is taken off twice, as in the specification's model, ``align_model2``).
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
@@ -35,16 +38,46 @@ from .certain import certain, diagonal_squares, short_siblings
 from .matchers import EXACT
 from .orphans import Orphans
 
-__all__ = ["BEAM", "align", "chunk_count", "options"]
+__all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
 #: The jar's beam size (its usage text: ``-x beamSize (default 40)``).
 BEAM = 40
 
+#: The search key, most significant term first, each the lower the better (specification
+#: 6.1, 6.3): -uncontested matches, chunks, -matches less the contested ones with a square
+#: twin and the contested duplicated ones (``spec36e``), -certain matches, -matches less the
+#: contested ones with a square twin, -fifth key objects.  Both searches pack a state's key
+#: into one integer rank by :func:`place_values` (their term ranges differ).
+KEY_TERMS = ("uncontested", "chunks", "counted_single", "certain", "counted", "fifth")
+
+
+def place_values(sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """The weight of each term of :data:`KEY_TERMS` in a packed rank (mixed radix).
+
+    Parameters
+    ----------
+    sizes : tuple of int
+        How many values each term's field holds (0 .. size - 1), in :data:`KEY_TERMS` order.
+
+    Returns
+    -------
+    tuple of int
+        Each term's weight; a rank below ``sizes[0] * weights[0]``.
+    """
+    if len(sizes) != len(KEY_TERMS):
+        raise ValueError(f"sizes: {len(sizes)} given, one per key term ({len(KEY_TERMS)}) needed")
+    out = [1]
+    for size in sizes[:0:-1]:
+        out.append(out[-1] * size)
+    return tuple(out[::-1])
+
+
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
-_F = 1 << 21  # field width of the packed rank (counts below 2**21 matches)
-_F3 = _F**3
-_F4 = _F**4
+# The packed rank per pair: every field 2**22 wide, so counts below 2**21 matches fit
+# (spec36e's term can exceed its offset by the matches: its offset is half the field).
+_F = 1 << 22
+_UNC, _CHUNK, _SINGLE, _CERT, _MATCH, _ = place_values((_F,) * len(KEY_TERMS))
 _NONE: frozenset[int] = frozenset()
 _BIG = 4096  # test length from which used test positions are a frozenset, not an int
 
@@ -145,6 +178,12 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
         for k, o in enumerate(objs)
         if (can[k] or k in orph.ms) and o[0] == o[2] and (o[0], o[2]) in square
     }
+    # Contestable objects whose span pair is proposed twice or more: once contested they
+    # stop counting in spec36e's term (the key's third).
+    proposals: dict[tuple, int] = {}
+    for o in objs:
+        proposals[o[:4]] = proposals.get(o[:4], 0) + 1
+    dup = {k for k, o in enumerate(objs) if can[k] and proposals[o[:4]] > 1}
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
     # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings: both -1)
@@ -155,16 +194,21 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
     # Used test positions: a frozenset for a long test (an int would cost its length per
     # copy), tested against each object's span as a range (no set per object).
     masks = [range(t, t + n) if big else ((1 << n) - 1) << t for t, n, *_ in objs]
-    # The contested objects, and those of them with a square twin.  Sets of object numbers,
-    # not bit sets: a long caption has tens of thousands of tracked objects, and a state's
-    # set holds only its own (big integers would make every step cost the caption's length).
+    # The contested objects, those of them with a square twin, and those duplicated.  Sets of
+    # object numbers, not bit sets: a long caption has tens of thousands of tracked objects,
+    # and a state's set holds only its own (big integers would make every step cost the
+    # caption's length).
     flagged: set[int] = set()
     ft: set[int] = set()
+    fd: set[int] = set()
+    marks = (flagged, ft, fd)
 
     def orphan(m: int) -> None:  # contested by the orphan rule (any M-shaped object)
         flagged.add(m)
         if m in twin:
             ft.add(m)
+        if m in dup:
+            fd.add(m)
 
     def flag(k: int) -> None:  # contested by a rival (one-word non-exact objects only)
         if can[k]:
@@ -172,11 +216,10 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
 
     # A state: (base rank, its tracked objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs
-    # (chunks, -certain, -matches, -fifth key objects); the first key, -uncontested matches,
-    # is added at sort time from the tracked objects (contest marks change during the search).
-    states = [
-        (((_F - 1) * _F + _F - 1) * _F + _F - 1, _NONE, frozenset() if big else 0, 0, None, None)
-    ]
+    # (chunks, -matches, -certain, -matches, -fifth key objects); the first key, -uncontested
+    # matches, and the contested objects' part of spec36e's term and the fourth key are added
+    # at sort time from the tracked objects (contest marks change during the search).
+    states = [(_BASE0, _NONE, frozenset() if big else 0, 0, None, None)]
     starts = sorted(by_r)
     for j in starts:
         here = by_r[j]
@@ -219,11 +262,9 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
                 for k in added:
                     flag(k)
         if wide:
-            states = _cut(
-                states, here, j, objs, (tracked, cert, dsq, masks, big), beam, flagged, ft
-            )
+            states = _cut(states, here, j, objs, (tracked, cert, dsq, masks, big), beam, marks)
         else:
-            new.sort(key=lambda s: _rank(s, flagged, ft))
+            new.sort(key=lambda s: _rank(s, marks))
             states = new[:beam]
         if added:
             before = len(flagged)
@@ -254,7 +295,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
                     for k in both:
                         flag(k)
             if len(flagged) != before:
-                states.sort(key=lambda s: _rank(s, flagged, ft))
+                states.sort(key=lambda s: _rank(s, marks))
     node = states[0][5]
     out = []
     while node is not None:
@@ -289,28 +330,29 @@ def _taken(states, here, j, tracked, masks, big) -> set[int]:
     return added
 
 
-def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
+def _cut(states, here, j, objs, tables, beam, marks) -> list:
     """The first ``beam`` states of step ``j``'s sorted new list, without building the list.
 
     A child ranks as its parent, plus a change fixed by its object: one more match, a new
     chunk unless it continues the parent's last match, "certain" or not, contested or not,
-    with a square twin or not (the object is not yet in the parent).  Children of one parent
-    in one such class tie and keep the option order, so only the first ``beam`` of each
-    class can survive the cut; the others are never made.  A step then costs the beam times
-    the options tried, not the options of every state (a long caption repeating a word has
-    thousands of options at one reference position).  The options continuing the parent's
-    last match (starting where it ends) are all tried.
+    with a square twin or not, duplicated or not (the object is not yet in the parent).
+    Children of one parent in one such class tie and keep the option order, so only the
+    first ``beam`` of each class can survive the cut; the others are never made.  A step then
+    costs the beam times the options tried, not the options of every state (a long caption
+    repeating a word has thousands of options at one reference position).  The options
+    continuing the parent's last match (starting where it ends) are all tried.
     """
     tracked, cert, dsq, masks, big = tables
+    flagged, ft, fd = marks
     classes: dict[tuple, list[int]] = {}  # option indices by rank change, in option order
     cont: dict[int, list[int]] = {}  # option indices by test start
     for i, k in enumerate(here):
-        classes.setdefault((cert[k], dsq[k], k in flagged, k in ft), []).append(i)
+        classes.setdefault((cert[k], dsq[k], k in flagged, k in ft, k in fd), []).append(i)
         cont.setdefault(objs[k][0], []).append(i)
     last = len(here)
     ranked = []
     for p, st in enumerate(states):
-        rank = _rank(st, flagged, ft)
+        rank = _rank(st, marks)
         if st[3] > j:
             ranked.append((rank, p, 0, -1))  # carried: inside a match taken earlier
             continue
@@ -329,7 +371,8 @@ def _cut(states, here, j, objs, tables, beam, flagged, ft) -> list:
         for i in got:
             k = here[i]
             d = _child(end, objs[k][0], j, cert[k], dsq[k])
-            d += _F4 * (k in flagged) + _F * (k in ft) - _F4
+            d += _UNC * (k in flagged) + _SINGLE * ((k in ft) + (k in fd)) - _UNC
+            d += _MATCH * (k in ft)
             ranked.append((rank + d, p, i, k))
         ranked.append((rank, p, last, -1))  # left unmatched
     ranked.sort()
@@ -355,17 +398,26 @@ def _free(used, mask, big: bool) -> bool:
 
 def _child(end, ts: int, rs: int, certain: bool, dsq: bool) -> int:
     """A child's change of the packed base rank: a new chunk unless the match starts where its
-    parent's last one ended, one "certain" more if it is, one match more, one fifth-key
-    object more if it is."""
-    return _F3 * (end != (ts, rs)) - _F * _F * certain - _F - dsq
+    parent's last one ended, one match more (spec36e's term and the fourth key), one
+    "certain" more if it is, one fifth-key object more if it is."""
+    return _CHUNK * (end != (ts, rs)) - _SINGLE - _CERT * certain - _MATCH - dsq
 
 
-def _rank(state: tuple, flagged: set, twin_flagged: set) -> int:
-    # base already holds chunks, -certain, -matches and the fifth key; the first key
+# The empty state's base: no chunk, and the other terms at their offsets (the third term's
+# at half its field: contested objects can raise it above its matches).
+_BASE0 = (_F // 2 - 1) * _SINGLE + (_F - 1) * (_CERT + _MATCH + 1)
+
+
+def _rank(state: tuple, marks: tuple) -> int:
+    # base already holds chunks, -matches twice, -certain and the fifth key; the first key
     # (uncontested matches) is the matches minus the contested ones among them, the fourth the
-    # matches minus the contested ones with a square twin.
+    # matches minus the contested ones with a square twin, spec36e's term (third) those minus
+    # the contested duplicated ones too (an object that is both is taken off twice).
     base, bits = state[0], state[1]
-    matches = _F - 1 - base // _F % _F
+    matches = _F - 1 - base // _MATCH % _F
     if not bits:
-        return (_F - matches) * _F4 + base
-    return (_F - matches + len(bits & flagged)) * _F4 + base + _F * len(bits & twin_flagged)
+        return (_F - matches) * _UNC + base
+    flagged, ft, fd = marks
+    twins = len(bits & ft)
+    base += _SINGLE * (twins + len(bits & fd)) + _MATCH * twins
+    return (_F - matches + len(bits & flagged)) * _UNC + base

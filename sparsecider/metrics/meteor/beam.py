@@ -3,7 +3,7 @@
 Same states, same order, same result as :func:`~.align.align` (the per-pair reading of the
 specification, section 6): every pair of a chunk advances one REFERENCE position holding objects
 per step (step k: each pair's k-th), its partial alignments held as rows of flat arrays -- a
-packed rank (uncontested matches, chunks, certain matches, matches, fifth key objects), 64-bit
+packed rank (the terms of :data:`~.align.KEY_TERMS`), 64-bit
 masks of the used test words and of the candidate objects taken that can be contested or
 contest, or take part in the orphan rule (so captions of at most 64 tokens), the end of the
 last match and a back pointer into a table of chosen objects.  A step's new lists are one sort
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .align import BEAM, align
+from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, find_sorted, heads
 from .certain import certain_rows, diagonal_square_rows, short_sibling_rows
 from .matchers import EXACT
@@ -26,16 +26,16 @@ __all__ = ["align_pairs"]
 
 _U1 = np.uint64(1)
 _Z = np.uint64(0)
-# A state's rank, mixed radix (every count is at most 64; fifth key objects at most 42, each
-# spans three tokens or more of the 128: under 2**30): (64 - uncontested matches) * _UNC + base
-# + _MATCH * contested matches with a square twin, base = chunks * _CHUNK + (64 - certain) *
-# _CERT + (64 - matches) * _MATCH + 42 - fifth key objects; taking an object adds a constant.
-_MATCH = 43
-_CERT = 65 * _MATCH
-_CHUNK = 65 * _CERT
-_UNC = 65 * _CHUNK
-_BASE0 = 64 * _CERT + 64 * _MATCH + 42
-_PAIR_SHIFT = 32
+# A state's rank, mixed radix over KEY_TERMS: (64 - uncontested matches) * _UNC + base +
+# (_SINGLE + _MATCH) * contested matches with a square twin + _SINGLE * contested duplicated
+# ones, base = chunks * _CHUNK + (64 - matches) * (_SINGLE + _MATCH) + (64 - certain) * _CERT
+# + 42 - fifth key objects; taking an object adds a constant.  Every count is at most 64;
+# spec36e's term at most 128 (64 less the matches, plus up to twice their number); fifth key
+# objects at most 42 (each spans three tokens or more of the 128).  Under 2**37.
+_UNC, _CHUNK, _SINGLE, _CERT, _MATCH, _ = place_values((65, 65, 129, 65, 65, 43))
+_RANK_BITS = (65 * _UNC - 1).bit_length()
+_BASE0 = 64 * (_SINGLE + _CERT + _MATCH) + 42
+_PAIR_SHIFT = _RANK_BITS
 _KEY_BITS = 63  # bits of a new list's packed row key (fewer only in tests: more key blocks)
 
 
@@ -102,7 +102,8 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per object of ``sel``: its presence bit, its contest bit, and the bits of the other
     objects with its test start; which pairs need more than 64 bits; which objects can be
     contested and have a square twin (an object longer than one word on both sides with the
-    same two starts, or are one; on the diagonal only); and the orphan pairs (M, X) of
+    same two starts, or are one; on the diagonal only); which can be contested and share
+    their span pair with another proposal (spec36e); and the orphan pairs (M, X) of
     :func:`~.orphans.orphan_pairs`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
@@ -137,7 +138,13 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         on_diagonal = c.ts[sel] == c.rs[sel]  # spec36a: only there
         for who in (np.flatnonzero(can), om):
             twin[who] = find_sorted(sq, starts[who])[1] & on_diagonal[who]
-    return bit, cbit, tgm, too_many, twin, (om, ox)
+    # spans of at most 7 words (the option order's packed key assumes it too)
+    span = (starts * 8 + c.tl[sel]) * 8 + c.rl[sel]
+    dup = np.zeros(p.size, dtype=bool)
+    if can.any():
+        spans, mine = np.sort(span), span[can]
+        dup[can] = np.searchsorted(spans, mine, "right") - np.searchsorted(spans, mine) > 1
+    return bit, cbit, tgm, too_many, twin, dup, (om, ox)
 
 
 def _search(
@@ -151,7 +158,7 @@ def _search(
     taken by the answer, which is the first kept state that is best once they are added
     (METEOR_BEHAVIOUR.md, appendix N18).
     """
-    bit, cbit, tgm, too_many, twin, (om, ox) = _bits(c, sel)
+    bit, cbit, tgm, too_many, twin, dup, (om, ox) = _bits(c, sel)
     p_all = c.pair[sel]
     slow = too_many[p_all]
     # the orphan rule's pairs (M, X) of the pairs searched here: M's object and bit, X's bit
@@ -164,6 +171,7 @@ def _search(
         sel, bit, cbit, tgm, cert = sel[~slow], bit[~slow], cbit[~slow], tgm[~slow], cert[~slow]
         dsq = dsq[~slow]
         p_all, alone, twin, multi = p_all[~slow], alone[~slow], twin[~slow], multi[~slow]
+        dup = dup[~slow]
     if sel.size == 0:
         return np.concatenate(out)
     n = c.pair.size
@@ -175,7 +183,7 @@ def _search(
     otgm = np.zeros(n, dtype=np.uint64)
     otgm[sel] = tgm
     dkey = np.zeros(n, dtype=np.int64)
-    dkey[sel] = -_MATCH - _CERT * cert.astype(np.int64) - dsq
+    dkey[sel] = -_SINGLE - _CERT * cert.astype(np.int64) - _MATCH - dsq
     tmask = _span_mask(c.ts, c.tl)
     start_at = (c.ts + 1) * 128 + c.rs + 1
     end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
@@ -190,6 +198,10 @@ def _search(
     twin_bits = np.zeros(n_slots, dtype=np.uint64)
     if twin.any():
         np.bitwise_or.at(twin_bits, slot_of[p_all[twin]], bit[twin])
+    # ... and of the duplicated ones (spec36e: once contested, they stop counting in its term)
+    dup_bits = np.zeros(n_slots, dtype=np.uint64)
+    if dup.any():
+        np.bitwise_or.at(dup_bits, slot_of[p_all[dup]], bit[dup])
     mw_bits = np.zeros(n_slots, dtype=np.uint64)
     np.bitwise_or.at(mw_bits, slot_of[p_all[multi]], bit[multi])
     o_slot = slot_of[c.pair[o_obj]]  # non-decreasing (pairs in order)
@@ -236,14 +248,14 @@ def _search(
     w_ocbit = ocbit[w_obj]
     w_ne = ((w_rs + c.rl[w_obj]) << 14) + end_at[w_obj]
     g_bits = np.bitwise_or.reduceat(w_obit, g_first)  # tracked objects of each group
-    # A new list's row as one int64 key: group, rank (< 2**32: at most 64 matches and
-    # chunks), the state's place, the option's number in its group (all ones: the state
-    # itself).  Sorted, each group's first BEAM keys are the kept list in the order of
-    # align.py's stable sort of rows made state by state, options before the state itself.
+    # A new list's row as one int64 key: group, rank (< 2**_RANK_BITS), the state's place,
+    # the option's number in its group (all ones: the state itself).  Sorted, each group's
+    # first BEAM keys are the kept list in the order of align.py's stable sort of rows made
+    # state by state, options before the state itself.
     kb = int(g_n.max()).bit_length()
     kself = (1 << kb) - 1
     low = (BEAM - 1).bit_length() + kb
-    block = 1 << max(0, _KEY_BITS - 32 - low)  # groups per key range
+    block = 1 << max(0, _KEY_BITS - _RANK_BITS - low)  # groups per key range
     # an object's part of a take's key: its number in the walk and its change of the keys
     w_key = np.arange(w_obj.size) + (w_dkey << low)
     n_nodes = 0
@@ -266,7 +278,7 @@ def _search(
         tstate, obj = expand_ranges(s_first, np.repeat(a_n, cg))
         ok = np.flatnonzero((used[tstate] & w_tmask[obj]) == 0)
         tstate, obj = tstate[ok], obj[ok]
-        sk = (owner << (32 + low)) + (at << kb) + (srank[row] << low)
+        sk = (owner << (_RANK_BITS + low)) + (at << kb) + (srank[row] << low)
         skey = sk + kself
         # a take ranks as its state plus one uncontested match, the object's change of the
         # keys and one more chunk unless it extends the state's last (marks unchanged so far;
@@ -307,12 +319,12 @@ def _search(
             ch = np.flatnonzero(new)
             if ch.size:
                 # the states and takes of groups with new marks rank lower by what they take
-                g, nf, tw = lg[ch], new[ch], twin_bits[slots[ch]]
+                g, nf, tw, dp = lg[ch], new[ch], twin_bits[slots[ch]], dup_bits[slots[ch]]
                 so, s = expand_ranges(scum[g], cg[g])
-                skey[s] += _more(sbits[row[s]], nf[so], tw[so]) << low
+                skey[s] += _more(sbits[row[s]], nf[so], tw[so], dp[so]) << low
                 to, t = expand_ranges(tcum[g], tcnt[g])
                 bits = sbits[row[tstate[t]]] | w_obit[obj[t]]
-                tkey[t] += _more(bits, nf[to], tw[to]) << low
+                tkey[t] += _more(bits, nf[to], tw[to], dp[to]) << low
         keys = np.concatenate((skey, tkey))
         keys.sort(kind="stable")
         kfirst = np.cumsum(cnt) - cnt  # each group's first key
@@ -321,7 +333,7 @@ def _search(
         kat = np.arange(int(kstart[-1] + kcnt[-1]))
         at_key = kat + np.repeat(kfirst - kstart, kcnt)
         kk = keys[at_key]
-        krank = (kk >> low) & 0xFFFFFFFF
+        krank = (kk >> low) & ((1 << _RANK_BITS) - 1)
         kopt = kk & kself
         parent = np.repeat(gs * BEAM, kcnt) + ((kk >> kb) & ((1 << (low - kb)) - 1))
         dest = kat + np.repeat(gs * BEAM - kstart, kcnt)  # the kept rows in places 0 .. kcnt - 1
@@ -360,8 +372,9 @@ def _search(
                 # keep their places 0 .. n - 1, in the new order)
                 moved = lg[changed]
                 mo, sub = expand_ranges(kstart[moved], kcnt[moved])
-                nf, tw = new[changed][mo], twin_bits[slots[changed]][mo]
-                krank[sub] += _more(kbits[sub], nf, tw)
+                q = slots[changed]
+                nf, tw, dp = new[changed][mo], twin_bits[q][mo], dup_bits[q][mo]
+                krank[sub] += _more(kbits[sub], nf, tw, dp)
                 dest[sub[np.argsort((mo << _PAIR_SHIFT) + krank[sub], kind="stable")]] = dest[sub]
         sbits[dest], sused[dest] = kbits, kused
         sne[dest], snode[dest], srank[dest] = kne, knode, krank
@@ -406,12 +419,15 @@ def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> No
         flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
 
 
-def _more(bits: np.ndarray, new: np.ndarray, twin: np.ndarray) -> np.ndarray:
+def _more(bits: np.ndarray, new: np.ndarray, twin: np.ndarray, dup: np.ndarray) -> np.ndarray:
     """How much a state's rank grows when the marks ``new`` are added (6.1): each contested
-    match it holds leaves the first key (one uncontested match fewer), and one with a square
-    twin stops counting in the fourth key too."""
+    match it holds leaves the first key (one uncontested match fewer), one with a square twin
+    stops counting in the fourth key and spec36e's term too, and a duplicated one in spec36e's
+    term (once more if it has a square twin as well)."""
     hit = bits & new
-    return np.bitwise_count(hit).astype(np.int64) * _UNC + _MATCH * np.bitwise_count(hit & twin)
+    # (counts as int64: bitwise_count gives uint8, which a weight would overflow)
+    n, twins, dups = (np.bitwise_count(x).astype(np.int64) for x in (hit, hit & twin, hit & dup))
+    return n * _UNC + (_SINGLE + _MATCH) * twins + _SINGLE * dups
 
 
 def _per_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
