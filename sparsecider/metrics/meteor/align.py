@@ -135,7 +135,7 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     if max(touch_t) == 1 and max(touch_r.values()) == 1:
         # No two objects share a word: the best state takes every one (and none is contested).
         return sorted(objs)
-    return _search(objs, n_test, beam, touch_t)
+    return _search(objs, n_test, beam, touch_t, props)
 
 
 def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
@@ -160,9 +160,11 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
     return by_t, by_r, can, tracked
 
 
-def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> list[Match]:
+def _search(
+    objs: list[Match], n_test: int, beam: int, touch_t: list[int], props: dict
+) -> list[Match]:
     """The walk of the module docstring over the objects (in option order); ``touch_t``: how
-    many objects cover each test word."""
+    many objects cover each test word; ``props``: the proposals of :func:`align`."""
     by_t, by_r, can, tracked = _rivals(objs)
     # Contestable objects with a square twin: once contested they stop counting in the fourth
     # key too (specification 6.1, "square twin").
@@ -180,10 +182,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch_t: list[int]) -> li
     }
     # Contestable objects whose span pair is proposed twice or more: once contested they
     # stop counting in spec36e's term (the key's third).
-    proposals: dict[tuple, int] = {}
-    for o in objs:
-        proposals[o[:4]] = proposals.get(o[:4], 0) + 1
-    dup = {k for k, o in enumerate(objs) if can[k] and proposals[o[:4]] > 1}
+    dup = {k for k in range(len(objs)) if can[k] and len(props[objs[k][:4]]) > 1}
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
     # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings: both -1)
@@ -344,10 +343,15 @@ def _cut(states, here, j, objs, tables, beam, marks) -> list:
     """
     tracked, cert, dsq, masks, big = tables
     flagged, ft, fd = marks
-    classes: dict[tuple, list[int]] = {}  # option indices by rank change, in option order
+    classes: dict[int, list[int]] = {}  # option indices by rank change, in option order
     cont: dict[int, list[int]] = {}  # option indices by test start
+    fixed = []  # each option's change of the rank but the chunk (its marks are known here)
     for i, k in enumerate(here):
-        classes.setdefault((cert[k], dsq[k], k in flagged, k in ft, k in fd), []).append(i)
+        in_ft = k in ft
+        f = _UNC * ((k in flagged) - 1) + _SINGLE * (in_ft + (k in fd) - 1)
+        f += _MATCH * (in_ft - 1) - _CERT * cert[k] - dsq[k]
+        fixed.append(f)
+        classes.setdefault(f, []).append(i)
         cont.setdefault(objs[k][0], []).append(i)
     last = len(here)
     ranked = []
@@ -370,9 +374,7 @@ def _cut(states, here, j, objs, tables, beam, marks) -> list:
                         break
         for i in got:
             k = here[i]
-            d = _child(end, objs[k][0], j, cert[k], dsq[k])
-            d += _UNC * (k in flagged) + _SINGLE * ((k in ft) + (k in fd)) - _UNC
-            d += _MATCH * (k in ft)
+            d = fixed[i] + _CHUNK * (end != (objs[k][0], j))
             ranked.append((rank + d, p, i, k))
         ranked.append((rank, p, last, -1))  # left unmatched
     ranked.sort()
