@@ -107,12 +107,13 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     :func:`~.orphans.orphan_pairs`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
-    relevant = np.zeros(sel.size, dtype=bool)
+    shared = []  # per side: another object has its start and one of them can be contested
     for pos in (c.ts[sel], c.rs[sel]):
         key = p * 64 + pos
         n = np.bincount(key)[key]
         any_can = np.bincount(key, weights=can)[key] > 0
-        relevant |= (n > 1) & any_can
+        shared.append((n > 1) & any_can)
+    relevant = shared[0] | shared[1]
     # the orphan rule's objects: their presence in the kept list is what counts
     om, ox = orphan_pairs(c, sel)
     relevant[om] = relevant[ox] = True
@@ -138,12 +139,14 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         on_diagonal = c.ts[sel] == c.rs[sel]  # spec36a: only there
         for who in (np.flatnonzero(can), om):
             twin[who] = find_sorted(sq, starts[who])[1] & on_diagonal[who]
-    # spans of at most 7 words (the option order's packed key assumes it too)
-    span = (starts * 8 + c.tl[sel]) * 8 + c.rl[sel]
+    # A contestable object's second proposal is one word to one word with its starts, so
+    # only the 1:1 objects of test starts shared with a contestable one are looked at.
     dup = np.zeros(p.size, dtype=bool)
-    if can.any():
-        spans, mine = np.sort(span), span[can]
-        dup[can] = np.searchsorted(spans, mine, "right") - np.searchsorted(spans, mine) > 1
+    rows = np.flatnonzero(shared[0] & (c.tl[sel] == 1) & (c.rl[sel] == 1))
+    if rows.size:
+        table, mine = np.sort(starts[rows]), rows[can[rows]]
+        q = starts[mine]
+        dup[mine] = np.searchsorted(table, q, "right") - np.searchsorted(table, q) > 1
     return bit, cbit, tgm, too_many, twin, dup, (om, ox)
 
 
