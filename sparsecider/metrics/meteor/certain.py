@@ -12,7 +12,9 @@ Off the diagonal (test start != reference start) a non-exact non-square object i
 when a non-exact multi-word object with the same test span and the same reference start has a
 shorter reference span.  A non-exact non-square object is not certain either when a non-exact
 object with its test span starts earlier on the reference side and ends on the same reference
-word (``spec36d``, "inner").  All of it is fixed per pair, computed once.
+word (``spec36d``, "inner").  A non-exact square object longer than one word is not certain
+when an exact object sits at its test start and its reference start (``spec37a``: the jar takes
+that exact word).  All of it is fixed per pair, computed once.
 
 Exact objects match one word to one word, so "X inside G on the test side" counts the exact
 objects whose test word lies in G's test span (prefix counts, or a sorted search), minus those
@@ -81,12 +83,18 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
         for o in (objs[k] for k in plain)
         if o[1] != o[3] and (o[0] in need_t or o[2] in need_r)
     }
+    # multi-word square ones (``spec37a``): they lose it to an exact object at their two starts
+    square = [k for k in todo if objs[k][1] == objs[k][3] > 1]
     ex: set[tuple[int, int]] = set()
     exposed_t: set[int] = set()  # test / reference starts of exposed non-square objects
     exposed_r: set[int] = set()
-    if shaped:
+    if shaped or square:
         ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+    if shaped:
         exposed_t, exposed_r = _exposed(objs, shaped, ex, n_test)
+    for k in square:
+        if (objs[k][0], objs[k][2]) in ex:
+            out[k] = False
     # the shortest multi-word non-exact reference span per (test span, reference start)
     # (non-square objects only: a square one keeps its count, ``spec36a``)
     keys = {(o[0], o[1], o[2]) for o in (objs[k] for k in todo) if o[0] != o[2] and o[1] != o[3]}
@@ -176,6 +184,13 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     # Only non-exact objects certain by the count can lose it (most pairs searched have none:
     # exact ties), so only their pairs are looked at.
     todo = out & (st != EXACT)
+    # spec37a: a multi-word square one loses it to an exact object at its two starts
+    d = np.flatnonzero(todo & (tl == rl) & (tl > 1))
+    if d.size:
+        q = _of_pairs(p, d)
+        q = q[st[q] == EXACT]
+        exact_at = np.sort((p[q] * 64 + ts[q]) * 64 + rs[q])
+        out[d[find_sorted(exact_at, (p[d] * 64 + ts[d]) * 64 + rs[d])[1]]] = False
     odd = np.flatnonzero(todo & (tl != rl))
     if odd.size:
         out[_exposed_rows(p, ts, tl, rs, rl, st, _of_pairs(p, odd))] = False
