@@ -131,21 +131,24 @@ def _exposed_exact(objs: list[Match], cert: list[bool]) -> list[int]:
     if not mine:
         return mine
     need = {objs[k][0] for k in mine}
-    per_t = Counter(o[0] for o in objs if o[4] == EXACT and o[0] in need)
-    ex = [(o[0], o[2]) for o in objs if o[4] == EXACT and per_t.get(o[0], 0) > 1]
-    refs = {r for _, r in ex}
+    own = [o for o in objs if o[4] == EXACT and o[0] in need]  # every exact object of theirs
+    per_t = Counter(o[0] for o in own)
+    ex = [o for o in own if per_t[o[0]] > 1]
+    refs = {o[2] for o in ex}
     spans: dict[int, list[tuple[int, int]]] = {}  # P's test span by its reference start
-    for ts, tl, rs, rl, st in objs:
-        if rs in refs and st != EXACT and tl + rl > 2:
-            spans.setdefault(rs, []).append((ts, ts + tl))
+    for ts, tl, rs, _, _ in [o for o in objs if o[2] in refs and o[4] != EXACT and o[1] + o[3] > 2]:
+        spans.setdefault(rs, []).append((ts, ts + tl))
     if not spans:
         return []
-    # P with an exact object at its two starts does not expose
+    # P with an exact object at its two starts does not expose; the others at one reference
+    # start expose every test word outside their common test span
     starts = {rs: {a for a, _ in found} for rs, found in spans.items()}
-    held = {(o[0], o[2]) for o in objs if o[4] == EXACT and o[0] in starts.get(o[2], ())}
-    hit = {
-        t for t, r in ex if any(not a <= t < b and (a, r) not in held for a, b in spans.get(r, ()))
-    }
+    held = {(o[0], o[2]) for o in objs if o[2] in starts and o[4] == EXACT and o[0] in starts[o[2]]}
+    common: dict[int, tuple[int, int]] = {}
+    for rs, found in spans.items():
+        if kept := [(a, b) for a, b in found if (a, rs) not in held]:
+            common[rs] = (max(a for a, _ in kept), min(b for _, b in kept))
+    hit = {o[0] for o in ex if o[2] in common and not common[o[2]][0] <= o[0] < common[o[2]][1]}
     return [k for k in mine if objs[k][0] in hit]
 
 
