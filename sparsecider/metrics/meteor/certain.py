@@ -22,6 +22,11 @@ inside G on both sides (looked up cell by cell: spans are short); a twin's cells
 the same way.  The cost follows the number of objects times their span sizes, not the
 captions' length.
 
+An exact object is not certain either when its test word has two or more exact objects and
+one of them lies at the reference START of a non-exact multi-word object that does not hold the
+test word and has no exact object at its own two starts (``spec37b``, 6.3 "Exact matches exposed
+by a paraphrase's reference span"): :func:`_exposed_exact`.
+
 The search's fifth key (``spec36a``) is fixed per pair too: :func:`diagonal_squares` marks the
 non-exact square objects, longer than one word and starting on the diagonal, that hold an exact
 object and have a one-word candidate at their two starts; :func:`short_siblings` (``spec36d``)
@@ -31,7 +36,7 @@ marks the uncertain non-square ones off the diagonal with a longer-reference-spa
 from __future__ import annotations
 
 from collections import Counter
-from itertools import accumulate
+from itertools import accumulate, compress
 from operator import itemgetter
 
 import numpy as np
@@ -69,6 +74,8 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     list of bool
     """
     out = [o[2] + o[3] - 1 >= n_test or covering[o[2] + o[3] - 1] <= 1 for o in objs]
+    for k in _exposed_exact(objs, out):  # spec37b
+        out[k] = False
     plain = [k for k, o in enumerate(objs) if o[4] != EXACT]
     # Only non-exact objects certain by the count can lose it (in a long caption repeating a
     # word, usually none: the count fails), and only through their own starts.
@@ -115,6 +122,42 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
         if tl != rl and first.get((ts, tl, rs + rl), rs) < rs:
             out[k] = False
     return out
+
+
+def _exposed_exact(objs: list[Match], cert: list[bool]) -> list[int]:
+    """The exact objects, certain by ``cert``, that a paraphrase's reference start exposes
+    (``spec37b``, 6.3, N43).
+
+    A test word is exposed when it has two or more exact objects and one of them, (t, r), has
+    its reference word r at the reference start of a non-exact multi-word object P whose test
+    span does not hold t and which has no exact object at its own two starts.  Every exact
+    object of an exposed test word loses its certain count.
+    """
+    # Only those still certain can lose it (in a long caption repeating a word, usually none:
+    # the count fails), so the work follows their test words, not every object.
+    mine = [k for k in compress(range(len(objs)), cert) if objs[k][4] == EXACT]
+    if not mine:
+        return mine
+    need = {objs[k][0] for k in mine}
+    own = [o for o in objs if o[4] == EXACT and o[0] in need]  # every exact object of theirs
+    per_t = Counter(o[0] for o in own)
+    ex = [o for o in own if per_t[o[0]] > 1]
+    refs = {o[2] for o in ex}
+    spans: dict[int, list[tuple[int, int]]] = {}  # P's test span by its reference start
+    for ts, tl, rs, _, _ in [o for o in objs if o[2] in refs and o[4] != EXACT and o[1] + o[3] > 2]:
+        spans.setdefault(rs, []).append((ts, ts + tl))
+    if not spans:
+        return []
+    # P with an exact object at its two starts does not expose; the others at one reference
+    # start expose every test word outside their common test span
+    starts = {rs: {a for a, _ in found} for rs, found in spans.items()}
+    held = {(o[0], o[2]) for o in objs if o[2] in starts and o[4] == EXACT and o[0] in starts[o[2]]}
+    common: dict[int, tuple[int, int]] = {}
+    for rs, found in spans.items():
+        if kept := [(a, b) for a, b in found if (a, rs) not in held]:
+            common[rs] = (max(a for a, _ in kept), min(b for _, b in kept))
+    hit = {o[0] for o in ex if o[2] in common and not common[o[2]][0] <= o[0] < common[o[2]][1]}
+    return [k for k in mine if objs[k][0] in hit]
 
 
 def _inside(ts: int, tl: int, rs: int, rl: int, ex: set) -> set[tuple[int, int]]:
@@ -181,6 +224,7 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     p, ts, tl = c.pair[sel], c.ts[sel], c.tl[sel]
     rs, rl, st = c.rs[sel], c.rl[sel], c.stage[sel]
     out = touch_t[p * 64 + rs + rl - 1] <= 1
+    out[_exposed_exact_rows(p, ts, tl, rs, rl, st)] = False  # spec37b
     # Only non-exact objects certain by the count can lose it (most pairs searched have none:
     # exact ties), so only their pairs are looked at.
     todo = out & (st != EXACT)
@@ -212,6 +256,35 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         hit, earliest = _least_rows(ekey[q], rs[q], ekey[d])
         out[d[hit & (earliest < rs[d])]] = False
     return out
+
+
+def _exposed_exact_rows(p, ts, tl, rs, rl, st) -> np.ndarray:
+    """:func:`_exposed_exact` on rows (whole pairs): the positions of the exact objects whose
+    test word is exposed."""
+    para = (st != EXACT) & (tl + rl > 2)
+    if not para.any():
+        return np.flatnonzero(para)  # the common case: no paraphrase
+    sub = _of_pairs(p, np.flatnonzero(para))  # the rows of pairs with one
+    p, ts, tl, rs, st, para = p[sub], ts[sub], tl[sub], rs[sub], st[sub], para[sub]
+    ex = np.flatnonzero(st == EXACT)
+    ex_keys = np.sort((p[ex] * 64 + ts[ex]) * 64 + rs[ex])
+    q = np.flatnonzero(para)
+    q = q[~find_sorted(ex_keys, (p[q] * 64 + ts[q]) * 64 + rs[q])[1]]  # none at its starts
+    # exact objects of test words with two or more of them
+    tkey = p[ex] * 64 + ts[ex]
+    sorted_t = np.sort(tkey)
+    two = ex[np.searchsorted(sorted_t, tkey, side="right") - np.searchsorted(sorted_t, tkey) > 1]
+    # joined with the paraphrases on (pair, reference start)
+    qkey = p[q] * 64 + rs[q]
+    order = np.argsort(qkey, kind="stable")
+    qkey, q = qkey[order], q[order]
+    xkey = p[two] * 64 + rs[two]
+    lo = np.searchsorted(qkey, xkey)
+    who, at = expand_ranges(lo, np.searchsorted(qkey, xkey, side="right") - lo)
+    x, q = two[who], q[at]
+    x = x[(ts[x] < ts[q]) | (ts[x] >= ts[q] + tl[q])]  # P's test span does not hold t
+    hit = np.unique(p[x] * 64 + ts[x])
+    return sub[ex[find_sorted(hit, tkey)[1]]]
 
 
 def _exposed_rows(p, ts, tl, rs, rl, st, sub) -> np.ndarray:
