@@ -159,29 +159,40 @@ class Orphans:
         """The X of the second case (spec37d) as far as M does not matter: exact one word to
         one word, inside some M on one side, its word there read by two or more exact
         one-word objects, its other word covered by at most one other span pair."""
-        spans = np.unique(np.c_[ts, tl, rs, rl], axis=0)
-        n_t = np.zeros(cover_t.size + 1, dtype=np.int64)  # span pairs covering each word
-        n_r = np.zeros(cover_r.size + 1, dtype=np.int64)
-        np.add.at(n_t, spans[:, 0], 1)
-        np.add.at(n_t, spans[:, 0] + spans[:, 1], -1)
-        np.add.at(n_r, spans[:, 2], 1)
-        np.add.at(n_r, spans[:, 2] + spans[:, 3], -1)
+        n_r_words = cover_r.size
+        one = _unique(ts[ex] * n_r_words + rs[ex])  # exact one-word span pairs, as keys
+        one_t, one_r = one // n_r_words, one % n_r_words
+        reads_t = np.bincount(one_t, minlength=cover_t.size)
+        reads_r = np.bincount(one_r, minlength=n_r_words)
+        in_r = ex & cover_r[rs] & (reads_r[rs] >= 2)
+        in_t = ex & cover_t[ts] & (reads_t[ts] >= 2)
+        self.reads_t: dict[int, list[int]] = {}  # exact one-word partners of their words
+        self.reads_r: dict[int, list[int]] = {}
+        if not (in_r.any() or in_t.any()):
+            return
+        # span pairs covering each word (a span pair proposed by two stages counted once)
+        long = int(max(tl.max(), rl.max())) + 1
+        key = _unique(((ts * long + tl) * n_r_words + rs) * long + rl)
+        s_rl, key = key % long, key // long
+        s_rs, key = key % n_r_words, key // n_r_words
+        s_tl, s_ts = key % long, key // long
+        n_t = np.zeros(cover_t.size + 1, dtype=np.int64)
+        n_r = np.zeros(n_r_words + 1, dtype=np.int64)
+        np.add.at(n_t, s_ts, 1)
+        np.add.at(n_t, s_ts + s_tl, -1)
+        np.add.at(n_r, s_rs, 1)
+        np.add.at(n_r, s_rs + s_rl, -1)
         n_t, n_r = np.cumsum(n_t), np.cumsum(n_r)
-        one = np.unique(np.c_[ts[ex], rs[ex]], axis=0)  # exact one-word span pairs
-        reads_t = np.bincount(one[:, 0], minlength=cover_t.size)
-        reads_r = np.bincount(one[:, 1], minlength=cover_r.size)
-        sv_r = np.flatnonzero(ex & cover_r[rs] & (n_t[ts] <= 2) & (reads_r[rs] >= 2))
-        sv_t = np.flatnonzero(ex & cover_t[ts] & (n_r[rs] <= 2) & (reads_t[ts] >= 2))
+        sv_r = np.flatnonzero(in_r & (n_t[ts] <= 2))
+        sv_t = np.flatnonzero(in_t & (n_r[rs] <= 2))
         self.sev_r, self.sev_t = set(sv_r.tolist()), set(sv_t.tolist())
-        self.sv_r: dict[int, list[int]] = {}
-        self.sv_t: dict[int, list[int]] = {}
         for k in sv_r.tolist():
             self.sv_r.setdefault(self.objs[k][2], []).append(k)
         for k in sv_t.tolist():
             self.sv_t.setdefault(self.objs[k][0], []).append(k)
-        self.reads_t: dict[int, list[int]] = {}  # exact one-word partners of their words
-        self.reads_r: dict[int, list[int]] = {}
-        for t, r in one.tolist():
+        # the readings of those X's inside words only
+        want = np.isin(one_r, rs[sv_r]) | np.isin(one_t, ts[sv_t])
+        for t, r in zip(one_t[want].tolist(), one_r[want].tolist(), strict=True):
             self.reads_t.setdefault(t, []).append(r)
             self.reads_r.setdefault(r, []).append(t)
 
@@ -265,3 +276,10 @@ def _distinct(h: np.ndarray, span: np.ndarray, mask: np.ndarray, n: int) -> np.n
     """Per hit ``0 .. n - 1``, how many distinct span keys ``span[mask]`` it has."""
     key = np.unique(h[mask] * (1 << 24) + span[mask])
     return np.bincount(key >> 24, minlength=n)
+
+
+def _unique(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of ``keys``, sorted (a plain sort: faster than ``np.unique``'s hash
+    on the million keys of a long caption)."""
+    keys = np.sort(keys)
+    return keys[np.r_[True, keys[1:] != keys[:-1]][: keys.size]]
