@@ -61,6 +61,10 @@ class Orphans:
         self.exact: set[tuple[int, int]] = set()
         self.m_t: dict[int, list[int]] = {}  # the M by covered test / reference word
         self.m_r: dict[int, list[int]] = {}
+        self.sev_t: set[int] = set()  # X of the second case (spec37d)
+        self.sev_r: set[int] = set()
+        self.sv_t: dict[int, list[int]] = {}
+        self.sv_r: dict[int, list[int]] = {}
         if not shaped:
             return
         a = np.fromiter(chain.from_iterable(objs), np.int64, 5 * len(objs)).reshape(-1, 5)
@@ -88,7 +92,8 @@ class Orphans:
             self.by_t.setdefault(objs[k][0], []).append(k)
         # X by the side it may lie inside M on (each side's outside word was found tight)
         self.xs_r, self.xs_t = set(in_r.tolist()), set(in_t.tolist())
-        self.xs = self.xs_r | self.xs_t
+        self._several(ts, tl, rs, rl, ex, cover_t, cover_r)
+        self.xs = self.xs_r | self.xs_t | self.sev_r | self.sev_t
         # Objects covering those X's outside words (the orphan walk), and the M covering any
         # word (which M may orphan an X).
         need_t = np.zeros(cover_t.size, dtype=bool)
@@ -116,11 +121,11 @@ class Orphans:
         """Tight exact objects inside M on one side only (M orphans some of them)."""
         ts, tl, rs, rl, _ = self.objs[m]
         for r in range(rs, rs + rl):
-            for x in self.by_r.get(r, ()):
+            for x in chain(self.by_r.get(r, ()), self.sv_r.get(r, ())):
                 if not ts <= self.objs[x][0] < ts + tl:
                     yield x
         for t in range(ts, ts + tl):
-            for x in self.by_t.get(t, ()):
+            for x in chain(self.by_t.get(t, ()), self.sv_t.get(t, ())):
                 if not rs <= self.objs[x][2] < rs + rl:
                     yield x
 
@@ -135,7 +140,11 @@ class Orphans:
         mo, xo = self.objs[m], self.objs[x]
         t_in = mo[0] <= xo[0] < mo[0] + mo[1]
         r_in = mo[2] <= xo[2] < mo[2] + mo[3]
-        if t_in == r_in or x not in (self.xs_t if t_in else self.xs_r):
+        if t_in == r_in:
+            return False
+        if x in (self.sev_t if t_in else self.sev_r) and self.several(mo, xo, t_in):
+            return True
+        if x not in (self.xs_t if t_in else self.xs_r):
             return False
         if t_in:  # an exact object from X's test word to M's reference span is an alternative
             inside = ((xo[0], r) for r in range(mo[2], mo[2] + mo[3]))
@@ -145,6 +154,60 @@ class Orphans:
             return False
         cov = self.cov_r[xo[2]] if t_in else self.cov_t[xo[0]]
         return all(_meets(self.objs[p], mo) for p in cov)
+
+    def _several(self, ts, tl, rs, rl, ex, cover_t, cover_r) -> None:
+        """The X of the second case (spec37d) as far as M does not matter: exact one word to
+        one word, inside some M on one side, its word there read by two or more exact
+        one-word objects, its other word covered by at most one other span pair."""
+        n_r_words = cover_r.size
+        one = _unique(ts[ex] * n_r_words + rs[ex])  # exact one-word span pairs, as keys
+        one_t, one_r = one // n_r_words, one % n_r_words
+        reads_t = np.bincount(one_t, minlength=cover_t.size)
+        reads_r = np.bincount(one_r, minlength=n_r_words)
+        in_r = ex & cover_r[rs] & (reads_r[rs] >= 2)
+        in_t = ex & cover_t[ts] & (reads_t[ts] >= 2)
+        self.reads_t: dict[int, list[int]] = {}  # exact one-word partners of their words
+        self.reads_r: dict[int, list[int]] = {}
+        if not (in_r.any() or in_t.any()):
+            return
+        # span pairs covering each word (a span pair proposed by two stages counted once)
+        long = int(max(tl.max(), rl.max())) + 1
+        key = _unique(((ts * long + tl) * n_r_words + rs) * long + rl)
+        s_rl, key = key % long, key // long
+        s_rs, key = key % n_r_words, key // n_r_words
+        s_tl, s_ts = key % long, key // long
+        n_t = np.zeros(cover_t.size + 1, dtype=np.int64)
+        n_r = np.zeros(n_r_words + 1, dtype=np.int64)
+        np.add.at(n_t, s_ts, 1)
+        np.add.at(n_t, s_ts + s_tl, -1)
+        np.add.at(n_r, s_rs, 1)
+        np.add.at(n_r, s_rs + s_rl, -1)
+        n_t, n_r = np.cumsum(n_t), np.cumsum(n_r)
+        sv_r = np.flatnonzero(in_r & (n_t[ts] <= 2))
+        sv_t = np.flatnonzero(in_t & (n_r[rs] <= 2))
+        self.sev_r, self.sev_t = set(sv_r.tolist()), set(sv_t.tolist())
+        for k in sv_r.tolist():
+            self.sv_r.setdefault(self.objs[k][2], []).append(k)
+        for k in sv_t.tolist():
+            self.sv_t.setdefault(self.objs[k][0], []).append(k)
+        # the readings of those X's inside words only
+        want = np.isin(one_r, rs[sv_r]) | np.isin(one_t, ts[sv_t])
+        for t, r in zip(one_t[want].tolist(), one_r[want].tolist(), strict=True):
+            self.reads_t.setdefault(t, []).append(r)
+            self.reads_r.setdefault(r, []).append(t)
+
+    def several(self, mo: Match, xo: Match, t_in: bool) -> bool:
+        """Second case of the rule (spec37d) for an X of :meth:`_several` inside M on one
+        side: two or more exact one-word readings of X's word there lie outside M on the
+        other side, and M holds no exact one-word pair on both sides."""
+        if t_in:
+            out = [r for r in self.reads_t[xo[0]] if not mo[2] <= r < mo[2] + mo[3]]
+        else:
+            out = [t for t in self.reads_r[xo[2]] if not mo[0] <= t < mo[0] + mo[1]]
+        if len(out) < 2:
+            return False
+        cells = ((t, r) for t in range(mo[0], mo[0] + mo[1]) for r in range(mo[2], mo[2] + mo[3]))
+        return not any(k in self.exact for k in cells)
 
 
 def _tight(side, side_len, other, other_len, width: int) -> np.ndarray:
@@ -195,4 +258,28 @@ def orphan_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray
     alt = (st[q] == EXACT) & (tl[q] == 1) & (rl[q] == 1) & t_inside & r_inside
     alt &= np.where(tin[h], on_t, on_r)
     failed = np.bincount(h[(covers & ~meets_t & ~meets_r) | alt], minlength=m.size) > 0
-    return m[~failed], x[~failed]
+    # Second case (spec37d): X's inside word has two or more exact one-word objects inside M on
+    # that side only, X's outside word at most one other span pair, M no exact pair inside.
+    one = (st[q] == EXACT) & (tl[q] == 1) & (rl[q] == 1)
+    holds = np.bincount(h[one & t_inside & r_inside], minlength=m.size) > 0
+    reads = one & np.where(tin[h], on_t & ~r_inside, on_r & ~t_inside)
+    # counted as distinct span pairs (positions < 64), X's own excluded on its outside word
+    span = ((ts[q] * 64 + tl[q]) * 64 + rs[q]) * 64 + rl[q]
+    same = (ts[q] == ts[xh]) & (tl[q] == 1) & (rs[q] == rs[xh]) & (rl[q] == 1)
+    several = (_distinct(h, span, reads, m.size) >= 2) & ~holds
+    several &= _distinct(h, span, covers & ~same, m.size) <= 1
+    keep = ~failed | several
+    return m[keep], x[keep]
+
+
+def _distinct(h: np.ndarray, span: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+    """Per hit ``0 .. n - 1``, how many distinct span keys ``span[mask]`` it has."""
+    key = np.unique(h[mask] * (1 << 24) + span[mask])
+    return np.bincount(key >> 24, minlength=n)
+
+
+def _unique(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of ``keys``, sorted (a plain sort: faster than ``np.unique``'s hash
+    on the million keys of a long caption)."""
+    keys = np.sort(keys)
+    return keys[np.r_[True, keys[1:] != keys[:-1]][: keys.size]]
