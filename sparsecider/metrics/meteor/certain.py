@@ -231,10 +231,7 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     # spec37a: a multi-word square one loses it to an exact object at its two starts
     d = np.flatnonzero(todo & (tl == rl) & (tl > 1))
     if d.size:
-        q = _of_pairs(p, d)
-        q = q[st[q] == EXACT]
-        exact_at = np.sort((p[q] * 64 + ts[q]) * 64 + rs[q])
-        out[d[find_sorted(exact_at, (p[d] * 64 + ts[d]) * 64 + rs[d])[1]]] = False
+        out[d[_exact_at_starts(p, ts, rs, st, d, _of_pairs(p, d))]] = False
     odd = np.flatnonzero(todo & (tl != rl))
     if odd.size:
         out[_exposed_rows(p, ts, tl, rs, rl, st, _of_pairs(p, odd))] = False
@@ -258,6 +255,14 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     return out
 
 
+def _exact_at_starts(p, ts, rs, st, rows, among) -> np.ndarray:
+    """Per row of ``rows``: does an exact row of ``among`` in the same pair sit at its test
+    start and its reference start (``spec37a``'s test, and ``spec37b``'s for paraphrases)."""
+    ex = among[st[among] == EXACT]
+    keys = np.sort((p[ex] * 64 + ts[ex]) * 64 + rs[ex])
+    return find_sorted(keys, (p[rows] * 64 + ts[rows]) * 64 + rs[rows])[1]
+
+
 def _exposed_exact_rows(p, ts, tl, rs, rl, st) -> np.ndarray:
     """:func:`_exposed_exact` on rows (whole pairs): the positions of the exact objects whose
     test word is exposed."""
@@ -267,9 +272,8 @@ def _exposed_exact_rows(p, ts, tl, rs, rl, st) -> np.ndarray:
     sub = _of_pairs(p, np.flatnonzero(para))  # the rows of pairs with one
     p, ts, tl, rs, st, para = p[sub], ts[sub], tl[sub], rs[sub], st[sub], para[sub]
     ex = np.flatnonzero(st == EXACT)
-    ex_keys = np.sort((p[ex] * 64 + ts[ex]) * 64 + rs[ex])
     q = np.flatnonzero(para)
-    q = q[~find_sorted(ex_keys, (p[q] * 64 + ts[q]) * 64 + rs[q])[1]]  # none at its starts
+    q = q[~_exact_at_starts(p, ts, rs, st, q, ex)]  # none at its starts
     # exact objects of test words with two or more of them
     tkey = p[ex] * 64 + ts[ex]
     sorted_t = np.sort(tkey)
