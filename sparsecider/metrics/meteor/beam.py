@@ -194,19 +194,13 @@ def _search(
     n_slots = pairs.size
     slot_of = np.full(int(pairs.max()) + 1, -1, dtype=np.int64)
     slot_of[pairs] = np.arange(n_slots)
-    cand_bits = np.zeros(n_slots, dtype=np.uint64)  # contest bits of each pair's objects
-    np.bitwise_or.at(cand_bits, slot_of[p_all], cbit)
+    cand_bits = _or_by_slot(n_slots, slot_of[p_all], cbit)  # contest bits of each pair's objects
     # bits of the objects with a square twin (6.1: once contested, they stop counting in the
-    # fourth key too), and of the multi-word objects (check 1 leaves out earlier ones)
-    twin_bits = np.zeros(n_slots, dtype=np.uint64)
-    if twin.any():
-        np.bitwise_or.at(twin_bits, slot_of[p_all[twin]], bit[twin])
-    # ... and of the duplicated ones (spec36e: once contested, they stop counting in its term)
-    dup_bits = np.zeros(n_slots, dtype=np.uint64)
-    if dup.any():
-        np.bitwise_or.at(dup_bits, slot_of[p_all[dup]], bit[dup])
-    mw_bits = np.zeros(n_slots, dtype=np.uint64)
-    np.bitwise_or.at(mw_bits, slot_of[p_all[multi]], bit[multi])
+    # fourth key too), of the duplicated ones (spec36e: once contested, they stop counting in
+    # its term), and of the multi-word objects (check 1 leaves out earlier ones)
+    twin_bits, dup_bits, mw_bits = (
+        _or_by_slot(n_slots, slot_of[p_all[m]], bit[m]) for m in (twin, dup, multi)
+    )
     o_slot = slot_of[c.pair[o_obj]]  # non-decreasing (pairs in order)
     flagged = np.zeros(n_slots, dtype=np.uint64)
     # States: slot q holds count[q] states in rows q * BEAM ..., in beam order.
@@ -420,6 +414,13 @@ def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> No
         f = np.where(hit, (present[bo] & otgm & cand_bits) | ocbit, _Z)
         fq = np.flatnonzero(heads(bq))
         flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
+
+
+def _or_by_slot(n: int, slot: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    """The bits ``bits`` or-ed together per slot ``0 .. n - 1`` (``slot``: each one's)."""
+    out = np.zeros(n, dtype=np.uint64)
+    np.bitwise_or.at(out, slot, bits)
+    return out
 
 
 def _more(bits: np.ndarray, new: np.ndarray, twin: np.ndarray, dup: np.ndarray) -> np.ndarray:

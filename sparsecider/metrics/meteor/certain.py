@@ -36,6 +36,8 @@ marks the uncertain non-square ones off the diagonal with a longer-reference-spa
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from functools import cache
 from itertools import accumulate, compress
 from operator import itemgetter
 
@@ -74,7 +76,14 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     list of bool
     """
     out = [o[2] + o[3] - 1 >= n_test or covering[o[2] + o[3] - 1] <= 1 for o in objs]
-    for k in _exposed_exact(objs, out):  # spec37b
+
+    @cache
+    def exact() -> set[tuple[int, int]]:
+        """The exact objects' (test word, reference word), built once, and only if asked:
+        spec37b's exposing paraphrases and spec37a's squares look up the same cells."""
+        return {(o[0], o[2]) for o in objs if o[4] == EXACT}
+
+    for k in _exposed_exact(objs, out, exact):  # spec37b
         out[k] = False
     plain = [k for k, o in enumerate(objs) if o[4] != EXACT]
     # Only non-exact objects certain by the count can lose it (in a long caption repeating a
@@ -96,7 +105,7 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     exposed_t: set[int] = set()  # test / reference starts of exposed non-square objects
     exposed_r: set[int] = set()
     if shaped or square:
-        ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+        ex = exact()
     if shaped:
         exposed_t, exposed_r = _exposed(objs, shaped, ex, n_test)
     for k in square:
@@ -124,9 +133,9 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     return out
 
 
-def _exposed_exact(objs: list[Match], cert: list[bool]) -> list[int]:
+def _exposed_exact(objs: list[Match], cert: list[bool], exact: Callable[[], set]) -> list[int]:
     """The exact objects, certain by ``cert``, that a paraphrase's reference start exposes
-    (``spec37b``, 6.3, N43).
+    (``spec37b``, 6.3, N43); ``exact()``: the exact objects' (test word, reference word).
 
     A test word is exposed when it has two or more exact objects and one of them, (t, r), has
     its reference word r at the reference start of a non-exact multi-word object P whose test
@@ -150,8 +159,7 @@ def _exposed_exact(objs: list[Match], cert: list[bool]) -> list[int]:
         return []
     # P with an exact object at its two starts does not expose; the others at one reference
     # start expose every test word outside their common test span
-    starts = {rs: {a for a, _ in found} for rs, found in spans.items()}
-    held = {(o[0], o[2]) for o in objs if o[2] in starts and o[4] == EXACT and o[0] in starts[o[2]]}
+    held = exact()
     common: dict[int, tuple[int, int]] = {}
     for rs, found in spans.items():
         if kept := [(a, b) for a, b in found if (a, rs) not in held]:
@@ -198,11 +206,14 @@ def _exposed(objs: list[Match], shaped: set, ex: set, n_test: int) -> tuple[set,
     return at_t, at_r
 
 
-def _of_pairs(p: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Every row of ``p``'s pairs that hold one of ``rows``."""
-    hit = np.zeros(int(p.max()) + 1, dtype=bool)
-    hit[p[rows]] = True
-    return np.flatnonzero(hit[p])
+def _of_pairs(p: np.ndarray, *rows: np.ndarray) -> list[np.ndarray]:
+    """For each of ``rows``: every row of ``p``'s pairs that hold one of them (one table of
+    the pairs' bits, one pass over ``p``)."""
+    bits = np.zeros(int(p.max()) + 1, dtype=np.uint8)
+    for i, r in enumerate(rows):
+        bits[p[r]] |= 1 << i
+    of = bits[p]
+    return [np.flatnonzero(of & (1 << i)) for i in range(len(rows))]
 
 
 def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndarray:
@@ -224,31 +235,35 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     p, ts, tl = c.pair[sel], c.ts[sel], c.tl[sel]
     rs, rl, st = c.rs[sel], c.rl[sel], c.stage[sel]
     out = touch_t[p * 64 + rs + rl - 1] <= 1
-    out[_exposed_exact_rows(p, ts, tl, rs, rl, st)] = False  # spec37b
     # Only non-exact objects certain by the count can lose it (most pairs searched have none:
-    # exact ties), so only their pairs are looked at.
+    # exact ties), so only their pairs are looked at (spec37b takes it from exact ones only).
     todo = out & (st != EXACT)
+    para = (st != EXACT) & (tl + rl > 2)
+    if not para.any():
+        return out  # the common case: no paraphrase, no rule applies
+    sq = np.flatnonzero(todo & (tl == rl) & (tl > 1))
+    odd = np.flatnonzero(todo & (tl != rl))  # every later rule's objects are among these
+    of_para, of_sq, of_odd = _of_pairs(p, np.flatnonzero(para), sq, odd)
+    out[_exposed_exact_rows(p, ts, tl, rs, st, para, of_para)] = False  # spec37b
     # spec37a: a multi-word square one loses it to an exact object at its two starts
-    d = np.flatnonzero(todo & (tl == rl) & (tl > 1))
-    if d.size:
-        out[d[_exact_at_starts(p, ts, rs, st, d, _of_pairs(p, d))]] = False
-    odd = np.flatnonzero(todo & (tl != rl))
-    if odd.size:
-        out[_exposed_rows(p, ts, tl, rs, rl, st, _of_pairs(p, odd))] = False
+    if sq.size:
+        out[sq[_exact_at_starts(p, ts, rs, st, sq, of_sq)]] = False
+    if odd.size == 0:
+        return out
+    out[_exposed_rows(p, ts, tl, rs, rl, st, of_odd)] = False
     # off the diagonal: a shorter multi-word reference span from the same test span and start
-    d = np.flatnonzero(todo & (ts != rs) & (rl > 1) & (tl != rl))
+    # (the keys hold the pair: the rows of the other pairs of ``odd`` change nothing)
+    d = odd[(ts[odd] != rs[odd]) & (rl[odd] > 1)]
     if d.size:
-        q = _of_pairs(p, d)
-        q = q[(st[q] != EXACT) & (tl[q] + rl[q] > 2)]
+        q = of_odd[(st[of_odd] != EXACT) & (tl[of_odd] + rl[of_odd] > 2)]
         skey = ((p * 64 + ts) * 8 + tl) * 64 + rs
         hit, shortest = _least_rows(skey[q], rl[q], skey[d])
         out[d[hit & (shortest < rl[d])]] = False
     # spec36d "inner": a non-exact object with the test span starting earlier on the reference
     # side and ending on the same reference word
-    d = np.flatnonzero(out & (st != EXACT) & (tl != rl))
+    d = odd[out[odd]]
     if d.size:
-        q = _of_pairs(p, d)
-        q = q[st[q] != EXACT]
+        q = of_odd[st[of_odd] != EXACT]
         ekey = ((p * 64 + ts) * 64 + tl) * 128 + rs + rl
         hit, earliest = _least_rows(ekey[q], rs[q], ekey[d])
         out[d[hit & (earliest < rs[d])]] = False
@@ -263,13 +278,9 @@ def _exact_at_starts(p, ts, rs, st, rows, among) -> np.ndarray:
     return find_sorted(keys, (p[rows] * 64 + ts[rows]) * 64 + rs[rows])[1]
 
 
-def _exposed_exact_rows(p, ts, tl, rs, rl, st) -> np.ndarray:
+def _exposed_exact_rows(p, ts, tl, rs, st, para, sub) -> np.ndarray:
     """:func:`_exposed_exact` on rows (whole pairs): the positions of the exact objects whose
-    test word is exposed."""
-    para = (st != EXACT) & (tl + rl > 2)
-    if not para.any():
-        return np.flatnonzero(para)  # the common case: no paraphrase
-    sub = _of_pairs(p, np.flatnonzero(para))  # the rows of pairs with one
+    test word is exposed (``para``: the paraphrases; ``sub``: the rows of their pairs)."""
     p, ts, tl, rs, st, para = p[sub], ts[sub], tl[sub], rs[sub], st[sub], para[sub]
     ex = np.flatnonzero(st == EXACT)
     q = np.flatnonzero(para)
@@ -421,7 +432,7 @@ def short_sibling_rows(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.n
     if d.size == 0:
         return out
     p = c.pair[sel]
-    q = _of_pairs(p, d)
+    (q,) = _of_pairs(p, d)
     q = q[c.stage[sel[q]] != EXACT]
     s, dr = sel[q], sel[d]
 

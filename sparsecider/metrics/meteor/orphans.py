@@ -19,7 +19,7 @@ from itertools import chain
 
 import numpy as np
 
-from .batch import Candidates, expand_ranges
+from .batch import Candidates, expand_ranges, heads
 from .matchers import EXACT
 
 __all__ = ["Orphans", "orphan_pairs"]
@@ -52,8 +52,8 @@ class Orphans:
         shaped = [k for k, o in enumerate(objs) if o[4] != EXACT and o[1] != o[3]]
         self.cov_t: dict[int, list[int]] = {}  # objects covering a test / reference word
         self.cov_r: dict[int, list[int]] = {}  # (only the words candidate X lie outside on)
-        self.by_t: dict[int, list[int]] = {}  # candidate X by test / reference word
-        self.by_r: dict[int, list[int]] = {}
+        self.by_t: dict[int, list[int]] = {}  # candidate X by test / reference word (the
+        self.by_r: dict[int, list[int]] = {}  # first case's, then the second case's)
         self.ms: set[int] = set()  # objects that may orphan some X
         self.xs: set[int] = set()  # objects that some M may orphan
         self.xs_t: set[int] = set()
@@ -63,8 +63,8 @@ class Orphans:
         self.m_r: dict[int, list[int]] = {}
         self.sev_t: set[int] = set()  # X of the second case (spec37d)
         self.sev_r: set[int] = set()
-        self.sv_t: dict[int, list[int]] = {}
-        self.sv_r: dict[int, list[int]] = {}
+        self.reads_t: dict[int, list[int]] = {}  # exact one-word partners of their inside words
+        self.reads_r: dict[int, list[int]] = {}
         if not shaped:
             return
         a = np.fromiter(chain.from_iterable(objs), np.int64, 5 * len(objs)).reshape(-1, 5)
@@ -77,10 +77,9 @@ class Orphans:
         # Candidate X by the word inside M: a tight X at a reference word is inside M's
         # reference span only (its test word outside); at a test word, the other way round.
         ex = (stage == EXACT) & (tl == 1) & (rl == 1)
-        cover_t = np.zeros(int((ts + tl).max()) + 1, dtype=bool)
-        cover_r = np.zeros(int((rs + rl).max()) + 1, dtype=bool)
-        for k in shaped:
-            cover_t[ts[k] : ts[k] + tl[k]] = cover_r[rs[k] : rs[k] + rl[k]] = True
+        sh = np.array(shaped)
+        cover_t = _covering(ts[sh], tl[sh], int((ts + tl).max()) + 1) > 0
+        cover_r = _covering(rs[sh], rl[sh], int((rs + rl).max()) + 1) > 0
         # exact objects inside some M on both sides (alternatives to an X on their word)
         both = ex & cover_t[ts] & cover_r[rs]
         self.exact = set(zip(ts[both].tolist(), rs[both].tolist(), strict=True))
@@ -100,8 +99,7 @@ class Orphans:
         need_t[ts[in_r]] = True
         need_r = np.zeros(cover_r.size, dtype=bool)
         need_r[rs[in_t]] = True
-        one = (tl == 1) & need_t[ts] | (rl == 1) & need_r[rs]
-        for k in np.flatnonzero(one | (tl > 1) | (rl > 1)).tolist():
+        for k in np.flatnonzero(_holds(need_t, ts, tl) | _holds(need_r, rs, rl)).tolist():
             t0, n, r0, m, _ = objs[k]
             for x in range(t0, t0 + n):
                 if need_t[x]:
@@ -109,7 +107,11 @@ class Orphans:
             for x in range(r0, r0 + m):
                 if need_r[x]:
                     self.cov_r.setdefault(x, []).append(k)
-        self.ms = {k for k in shaped if next(self.candidates(k), None) is not None}
+        # only an M covering a word with a candidate X can orphan one (in a long caption
+        # repeating a word, usually none does: no M is walked)
+        near = _holds(_marks(self.by_r, cover_r.size), rs[sh], rl[sh])
+        near |= _holds(_marks(self.by_t, cover_t.size), ts[sh], tl[sh])
+        self.ms = {k for k in sh[near].tolist() if next(self.candidates(k), None) is not None}
         for k in sorted(self.ms):
             t0, n, r0, m, _ = objs[k]
             for x in range(t0, t0 + n):
@@ -121,11 +123,11 @@ class Orphans:
         """Tight exact objects inside M on one side only (M orphans some of them)."""
         ts, tl, rs, rl, _ = self.objs[m]
         for r in range(rs, rs + rl):
-            for x in chain(self.by_r.get(r, ()), self.sv_r.get(r, ())):
+            for x in self.by_r.get(r, ()):
                 if not ts <= self.objs[x][0] < ts + tl:
                     yield x
         for t in range(ts, ts + tl):
-            for x in chain(self.by_t.get(t, ()), self.sv_t.get(t, ())):
+            for x in self.by_t.get(t, ()):
                 if not rs <= self.objs[x][2] < rs + rl:
                     yield x
 
@@ -159,37 +161,30 @@ class Orphans:
         """The X of the second case (spec37d) as far as M does not matter: exact one word to
         one word, inside some M on one side, its word there read by two or more exact
         one-word objects, its other word covered by at most one other span pair."""
-        n_r_words = cover_r.size
-        one = _unique(ts[ex] * n_r_words + rs[ex])  # exact one-word span pairs, as keys
-        one_t, one_r = one // n_r_words, one % n_r_words
-        reads_t = np.bincount(one_t, minlength=cover_t.size)
-        reads_r = np.bincount(one_r, minlength=n_r_words)
-        in_r = ex & cover_r[rs] & (reads_r[rs] >= 2)
-        in_t = ex & cover_t[ts] & (reads_t[ts] >= 2)
-        self.reads_t: dict[int, list[int]] = {}  # exact one-word partners of their words
-        self.reads_r: dict[int, list[int]] = {}
+        words = (cover_t.size, cover_r.size)
+        one = _unique(np.ravel_multi_index((ts[ex], rs[ex]), words))
+        one_t, one_r = np.unravel_index(one, words)  # the exact one-word span pairs
+        reads_t = np.bincount(one_t, minlength=words[0])
+        reads_r = np.bincount(one_r, minlength=words[1])
+        # A word's own exact readings are distinct span pairs covering it: more than two fail
+        # the count of span pairs below, which then sorts every span pair for nothing (a
+        # repeated word in a long caption).
+        in_r = ex & cover_r[rs] & (reads_r[rs] >= 2) & (reads_t[ts] <= 2)
+        in_t = ex & cover_t[ts] & (reads_t[ts] >= 2) & (reads_r[rs] <= 2)
         if not (in_r.any() or in_t.any()):
             return
         # span pairs covering each word (a span pair proposed by two stages counted once)
-        long = int(max(tl.max(), rl.max())) + 1
-        key = _unique(((ts * long + tl) * n_r_words + rs) * long + rl)
-        s_rl, key = key % long, key // long
-        s_rs, key = key % n_r_words, key // n_r_words
-        s_tl, s_ts = key % long, key // long
-        n_t = np.zeros(cover_t.size + 1, dtype=np.int64)
-        n_r = np.zeros(n_r_words + 1, dtype=np.int64)
-        np.add.at(n_t, s_ts, 1)
-        np.add.at(n_t, s_ts + s_tl, -1)
-        np.add.at(n_r, s_rs, 1)
-        np.add.at(n_r, s_rs + s_rl, -1)
-        n_t, n_r = np.cumsum(n_t), np.cumsum(n_r)
+        size = (words[0], int(tl.max()) + 1, words[1], int(rl.max()) + 1)
+        spans = _unique(np.ravel_multi_index((ts, tl, rs, rl), size))
+        s_ts, s_tl, s_rs, s_rl = np.unravel_index(spans, size)
+        n_t, n_r = _covering(s_ts, s_tl, words[0]), _covering(s_rs, s_rl, words[1])
         sv_r = np.flatnonzero(in_r & (n_t[ts] <= 2))
         sv_t = np.flatnonzero(in_t & (n_r[rs] <= 2))
         self.sev_r, self.sev_t = set(sv_r.tolist()), set(sv_t.tolist())
         for k in sv_r.tolist():
-            self.sv_r.setdefault(self.objs[k][2], []).append(k)
+            self.by_r.setdefault(self.objs[k][2], []).append(k)
         for k in sv_t.tolist():
-            self.sv_t.setdefault(self.objs[k][0], []).append(k)
+            self.by_t.setdefault(self.objs[k][0], []).append(k)
         # the readings of those X's inside words only
         want = np.isin(one_r, rs[sv_r]) | np.isin(one_t, ts[sv_t])
         for t, r in zip(one_t[want].tolist(), one_r[want].tolist(), strict=True):
@@ -255,13 +250,13 @@ def orphan_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray
     # an exact object on X's inside word lying inside M on both sides is an alternative
     t_inside = (ts[mh] <= ts[q]) & (ts[q] < ts[mh] + tl[mh])
     r_inside = (rs[mh] <= rs[q]) & (rs[q] < rs[mh] + rl[mh])
-    alt = (st[q] == EXACT) & (tl[q] == 1) & (rl[q] == 1) & t_inside & r_inside
-    alt &= np.where(tin[h], on_t, on_r)
+    one = (st[q] == EXACT) & (tl[q] == 1) & (rl[q] == 1)
+    inside = one & t_inside & r_inside  # exact one-word objects inside M on both sides
+    alt = inside & np.where(tin[h], on_t, on_r)
     failed = np.bincount(h[(covers & ~meets_t & ~meets_r) | alt], minlength=m.size) > 0
     # Second case (spec37d): X's inside word has two or more exact one-word objects inside M on
     # that side only, X's outside word at most one other span pair, M no exact pair inside.
-    one = (st[q] == EXACT) & (tl[q] == 1) & (rl[q] == 1)
-    holds = np.bincount(h[one & t_inside & r_inside], minlength=m.size) > 0
+    holds = np.bincount(h[inside], minlength=m.size) > 0
     reads = one & np.where(tin[h], on_t & ~r_inside, on_r & ~t_inside)
     # counted as distinct span pairs (positions < 64), X's own excluded on its outside word
     span = ((ts[q] * 64 + tl[q]) * 64 + rs[q]) * 64 + rl[q]
@@ -282,4 +277,24 @@ def _unique(keys: np.ndarray) -> np.ndarray:
     """The distinct values of ``keys``, sorted (a plain sort: faster than ``np.unique``'s hash
     on the million keys of a long caption)."""
     keys = np.sort(keys)
-    return keys[np.r_[True, keys[1:] != keys[:-1]][: keys.size]]
+    return keys[heads(keys)]
+
+
+def _covering(start: np.ndarray, length: np.ndarray, n: int) -> np.ndarray:
+    """How many of the spans (``start``, ``length``, all ending before word ``n``) cover each
+    word 0 .. n - 1: those started less those ended, summed."""
+    return np.cumsum(np.bincount(start, minlength=n) - np.bincount(start + length, minlength=n))
+
+
+def _holds(marked: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Per span (``start``, ``length``): does it hold a word ``marked`` True."""
+    upto = np.zeros(marked.size + 1, dtype=np.int64)
+    np.cumsum(marked, out=upto[1:])
+    return upto[start + length] > upto[start]
+
+
+def _marks(words: dict, n: int) -> np.ndarray:
+    """The words 0 .. n - 1 keyed in ``words``, as a mask."""
+    out = np.zeros(n, dtype=bool)
+    out[list(words)] = True
+    return out
