@@ -213,7 +213,8 @@ def _of_pairs(p: np.ndarray, *rows: np.ndarray) -> list[np.ndarray]:
     for i, r in enumerate(rows):
         bits[p[r]] |= 1 << i
     of = bits[p]
-    return [np.flatnonzero(of & (1 << i)) for i in range(len(rows))]
+    # (as bool masks: numpy's nonzero is fastest on those)
+    return [np.flatnonzero((of & (1 << i)).astype(bool)) for i in range(len(rows))]
 
 
 def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndarray:
@@ -252,7 +253,7 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         return out
     out[_exposed_rows(p, ts, tl, rs, rl, st, of_odd)] = False
     # off the diagonal: a shorter multi-word reference span from the same test span and start
-    # (the keys hold the pair: the rows of the other pairs of ``odd`` change nothing)
+    # (the keys hold the pair: here and below, the other pairs of ``odd`` change nothing)
     d = odd[(ts[odd] != rs[odd]) & (rl[odd] > 1)]
     if d.size:
         q = of_odd[(st[of_odd] != EXACT) & (tl[of_odd] + rl[of_odd] > 2)]
