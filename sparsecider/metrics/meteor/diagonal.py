@@ -38,42 +38,56 @@ def diagonal_squares(objs: list[Match]) -> list[bool]:
     -------
     list of bool
     """
+    out = [False] * len(objs)
     one = {(o[0], o[2]) for o in objs if o[1] == 1 and o[3] == 1}
-    sole: Callable[[int, int, bool], bool] | None = None
-    ex: set[tuple[int, int]] = set()
-    spans: Counter = Counter()
-    out = []
-    for ts, tl, rs, rl, st in objs:
-        hit = st != EXACT and tl == rl and tl > 1 and ts == rs and (ts, rs) in one
-        if hit:
-            if sole is None:  # built once, and only for pairs with such an object
-                ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
-                spans = Counter(o[:4] for o in objs)
-                sole = _sole(objs)
-            once = spans[ts, tl, rs, rl] == 1
-            # (spans are short: the cells are looked up one by one)
-            hit = any(
-                (t, r) in ex and sole(t, r, once)
-                for t in range(ts, ts + tl)
-                for r in range(rs, rs + rl)
-            )
-        out.append(hit)
+    squares = [
+        k
+        for k, (ts, tl, rs, rl, st) in enumerate(objs)
+        if st != EXACT and tl == rl and tl > 1 and ts == rs and (ts, rs) in one
+    ]
+    if not squares:
+        return out  # the common case
+    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+    # the exact cells inside each square on both sides (spans are short: cell by cell)
+    inside = {}
+    for k in squares:
+        ts, tl, rs, rl, _ = objs[k]
+        cells = [(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl) if (t, r) in ex]
+        if cells:
+            inside[k] = cells
+    if not inside:
+        return out
+    # only the words of those cells and the squares' span pairs are read (a long caption
+    # repeating a word has hundreds of thousands of one-word objects)
+    sole = _sole(objs, {c for cells in inside.values() for c in cells})
+    wanted = {objs[k][:4] for k in inside}
+    spans = Counter(o[:4] for o in objs if o[1] > 1 and o[:4] in wanted)
+    for k, cells in inside.items():
+        once = spans[objs[k][:4]] == 1
+        out[k] = any(sole(t, r, once) for t, r in cells)
     return out
 
 
-def _sole(objs: list[Match]) -> Callable[[int, int, bool], bool]:
-    """``sole(t, r, once)``: is the exact pair (t, r) a sole reading (module docstring;
-    ``once``: the square object is proposed once, so readings of every stage count)."""
-    by_t: tuple[dict, dict] = ({}, {})  # [exact?] test word -> its reference words
-    last_t: tuple[dict, dict] = ({}, {})  # [exact?] reference word -> its last test word
-    for ts, tl, rs, rl, st in objs:
-        if tl == 1 and rl == 1:
-            e = int(st == EXACT)
-            by_t[e].setdefault(ts, set()).add(rs)
-            last_t[e][rs] = max(last_t[e].get(rs, -1), ts)
+def _sole(objs: list[Match], cells: set[tuple[int, int]]) -> Callable[[int, int, bool], bool]:
+    """``sole(t, r, once)`` for the exact pairs ``cells``: is (t, r) a sole reading (module
+    docstring; ``once``: the square object is proposed once, so readings of every stage
+    count)."""
+    words_t, words_r = {t for t, _ in cells}, {r for _, r in cells}
+    # [exact?] per test word: one reference word, or -1 once it has two; per reference word:
+    # its last test word
+    read_r: tuple[dict, dict] = ({}, {})
+    last_t: tuple[dict, dict] = ({}, {})
+    for ts, _, rs, _, st in [
+        o for o in objs if o[1] == 1 and o[3] == 1 and (o[0] in words_t or o[2] in words_r)
+    ]:
+        e = int(st == EXACT)
+        if ts in words_t and read_r[e].setdefault(ts, rs) != rs:
+            read_r[e][ts] = -1
+        if rs in words_r and last_t[e].get(rs, -1) < ts:
+            last_t[e][rs] = ts
 
     def other(e: int, t: int, r: int) -> bool:
-        return bool(by_t[e].get(t, set()) - {r}) or last_t[e].get(r, -1) > t
+        return read_r[e].get(t, r) != r or last_t[e].get(r, -1) > t
 
     def sole(t: int, r: int, once: bool) -> bool:
         return not other(1, t, r) and not (once and other(0, t, r))
