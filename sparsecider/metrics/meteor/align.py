@@ -8,7 +8,7 @@ state free at j is followed by one child per object starting at j whose test spa
 |test length - reference length| --, shorter test span), then by itself; the list is stably
 sorted by :data:`KEY_TERMS` (-uncontested matches, chunks, -counted matches less contested
 duplicated ones, -"certain" matches, -counted matches, -fifth key objects:
-:func:`~.certain.diagonal_squares`, :func:`~.certain.short_siblings`) and cut to 40.
+:func:`~.diagonal.diagonal_squares`, :func:`~.certain.short_siblings`) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
 sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),
@@ -34,7 +34,8 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 
 from __future__ import annotations
 
-from .certain import certain, diagonal_squares, short_siblings
+from .certain import certain, short_siblings
+from .diagonal import diagonal_squares
 from .matchers import EXACT
 from .orphans import Orphans
 

@@ -18,7 +18,8 @@ import numpy as np
 
 from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, find_sorted, heads
-from .certain import certain_rows, diagonal_square_rows, short_sibling_rows
+from .certain import certain_rows, short_sibling_rows
+from .diagonal import diagonal_square_rows
 from .matchers import EXACT
 from .orphans import orphan_pairs
 

@@ -27,10 +27,12 @@ one of them lies at the reference START of a non-exact multi-word object that do
 test word and has no exact object at its own two starts (``spec37b``, 6.3 "Exact matches exposed
 by a paraphrase's reference span"): :func:`_exposed_exact`.
 
-The search's fifth key (``spec36a``) is fixed per pair too: :func:`diagonal_squares` marks the
-non-exact square objects, longer than one word and starting on the diagonal, that hold an exact
-object and have a one-word candidate at their two starts; :func:`short_siblings` (``spec36d``)
-marks the uncertain non-square ones off the diagonal with a longer-reference-span sibling.
+On the diagonal a non-exact non-square object is not certain when a non-exact object with its
+test span and reference start has a longer reference span (``spec38a``, "sib").
+
+The search's fifth key is fixed per pair too: :mod:`.diagonal` marks the square objects
+(``spec36a``); :func:`short_siblings` (``spec36d``) marks the uncertain non-square ones off the
+diagonal with a longer-reference-span sibling.
 """
 
 from __future__ import annotations
@@ -49,8 +51,6 @@ from .matchers import EXACT
 __all__ = [
     "certain",
     "certain_rows",
-    "diagonal_square_rows",
-    "diagonal_squares",
     "short_sibling_rows",
     "short_siblings",
 ]
@@ -129,6 +129,14 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     for k in todo if first else ():
         ts, tl, rs, rl, _ = objs[k]
         if tl != rl and first.get((ts, tl, rs + rl), rs) < rs:
+            out[k] = False
+    # spec38a "sib": on the diagonal, a non-square one loses it to a non-exact sibling (its
+    # test span and reference start) with a longer reference span
+    starts = {o[:3] for o in odd if o[0] == o[2]}
+    longest = _least(((o[:3], -o[3]) for o in (objs[k] for k in plain)), starts)
+    for k in todo if longest else ():
+        ts, tl, rs, rl, _ = objs[k]
+        if ts == rs and tl != rl and -longest.get((ts, tl, rs), -rl) > rl:
             out[k] = False
     return out
 
@@ -268,6 +276,13 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         ekey = ((p * 64 + ts) * 64 + tl) * 128 + rs + rl
         hit, earliest = _least_rows(ekey[q], rs[q], ekey[d])
         out[d[hit & (earliest < rs[d])]] = False
+    # spec38a "sib": on the diagonal, a non-exact sibling with a longer reference span
+    d = odd[out[odd] & (ts[odd] == rs[odd])]
+    if d.size:
+        q = of_odd[st[of_odd] != EXACT]
+        skey = ((p * 64 + ts) * 64 + tl) * 64 + rs
+        hit, longest = _least_rows(skey[q], -rl[q].astype(np.int64), skey[d])
+        out[d[hit & (-longest > rl[d])]] = False
     return out
 
 
@@ -345,61 +360,6 @@ def _exposed_rows(p, ts, tl, rs, rl, st, sub) -> np.ndarray:
     at_t[gp[exposed] * 64 + gts[exposed]] = True
     at_r[gp[exposed] * 64 + grs[exposed]] = True
     return sub[g[(inside == 0) & (at_t[gp * 64 + gts] | at_r[gp * 64 + grs])]]
-
-
-def diagonal_squares(objs: list[Match]) -> list[bool]:
-    """Per object of one pair: does it count in the search's fifth key (``spec36a``, 6.3
-    "Square paraphrases on and off the diagonal").
-
-    A non-exact square object longer than one word, starting on the diagonal (test start ==
-    reference start, absolute token indices), with a one-word candidate (any stage) at its
-    own two starts and an exact object inside it on both sides.
-    """
-    one = {(o[0], o[2]) for o in objs if o[1] == 1 and o[3] == 1}
-    ex: set[tuple[int, int]] | None = None
-    out = []
-    for ts, tl, rs, rl, st in objs:
-        hit = st != EXACT and tl == rl and tl > 1 and ts == rs and (ts, rs) in one
-        if hit:
-            if ex is None:  # built once, and only for pairs with such an object
-                ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
-            hit = bool(_inside(ts, tl, rs, rl, ex))
-        out.append(hit)
-    return out
-
-
-def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
-    """:func:`diagonal_squares` for the objects ``sel`` of many pairs (whole pairs, at most 64
-    tokens); one bool per row of ``sel``."""
-    # (a test on the rows of c, then gathered: cheaper than gathering five fields of sel)
-    is_sq = (c.tl == c.rl) & (c.tl > 1) & (c.ts == c.rs) & (c.stage != EXACT)
-    out = np.zeros(sel.size, dtype=bool)
-    cand = np.flatnonzero(is_sq[sel])
-    if cand.size == 0:
-        return out  # the common case: no square paraphrase on the diagonal
-    rows = sel[cand]
-    # the rows of their pairs only (c is sorted by pair; sel holds whole pairs)
-    pairs = np.unique(c.pair[rows])
-    lo = np.searchsorted(c.pair, pairs)
-    mine = expand_ranges(lo, np.searchsorted(c.pair, pairs, side="right") - lo)[1]
-    key = (c.pair[mine] * 64 + c.ts[mine]) * 64 + c.rs[mine]
-    rkey = (c.pair[rows] * 64 + c.ts[rows]) * 64 + c.rs[rows]
-    ck = np.unique(rkey)
-    found = np.zeros(ck.size, dtype=bool)
-    at, hit = find_sorted(ck, key[(c.tl[mine] == 1) & (c.rl[mine] == 1)])
-    found[at[hit]] = True  # a one-word candidate at the same two starts
-    keep = found[np.searchsorted(ck, rkey)]
-    cand, rows, rkey = cand[keep], rows[keep], rkey[keep]
-    if cand.size:
-        n = c.rl[rows]
-        own, i = expand_ranges(np.zeros(cand.size, dtype=np.int64), c.tl[rows] * n)
-        cell = rkey[own] + (i // n[own]) * 64 + i % n[own]
-        cells = np.unique(cell)
-        found = np.zeros(cells.size, dtype=bool)
-        at, hit = find_sorted(cells, key[c.stage[mine] == EXACT])
-        found[at[hit]] = True  # an exact object inside on both sides
-        out[cand[own[found[np.searchsorted(cells, cell)]]]] = True
-    return out
 
 
 def short_siblings(objs: list[Match], cert: list[bool]) -> list[int]:

@@ -1,0 +1,164 @@
+"""The objects of the search's fifth key that are square paraphrases on the diagonal
+(``spec36a``, 6.3 "Square paraphrases on and off the diagonal"; ``spec38a``, "A diagonal square
+paraphrase is preferred only over a sole reading").
+
+A non-exact square object longer than one word, starting on the diagonal (test start ==
+reference start, absolute token indices), counts when a one-word candidate (any stage) sits at
+its two starts and an exact object inside it on both sides is a *sole* reading: no other
+one-word object reads its test word, and none reads its reference word from a LATER test word
+(an earlier one does not count).  Readings of every stage count when the square object's span
+pair is proposed once, exact ones only when it is proposed twice or more.  Fixed per pair,
+computed once; only pairs holding such a square object are looked at.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import numpy as np
+
+from .batch import Candidates, expand_ranges, find_sorted
+from .matchers import EXACT
+
+__all__ = ["diagonal_square_rows", "diagonal_squares"]
+
+Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
+
+
+def diagonal_squares(objs: list[Match]) -> list[bool]:
+    """Per object of one pair: does it count in the search's fifth key (module docstring).
+
+    Parameters
+    ----------
+    objs : list of (t_start, t_len, r_start, r_len, stage)
+        Every proposal of the pair (a span pair proposed twice is two objects).
+
+    Returns
+    -------
+    list of bool
+    """
+    out = [False] * len(objs)
+    one = {(o[0], o[2]) for o in objs if o[1] == 1 and o[3] == 1}
+    squares = [
+        k
+        for k, (ts, tl, rs, rl, st) in enumerate(objs)
+        if st != EXACT and tl == rl and tl > 1 and ts == rs and (ts, rs) in one
+    ]
+    if not squares:
+        return out  # the common case
+    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+    # the exact cells inside each square on both sides (spans are short: cell by cell)
+    inside = {}
+    for k in squares:
+        ts, tl, rs, rl, _ = objs[k]
+        cells = [(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl) if (t, r) in ex]
+        if cells:
+            inside[k] = cells
+    if not inside:
+        return out
+    # only the words of those cells and the squares' span pairs are read (a long caption
+    # repeating a word has hundreds of thousands of one-word objects)
+    sole = _sole(objs, {c for cells in inside.values() for c in cells})
+    wanted = {objs[k][:4] for k in inside}
+    spans = Counter(o[:4] for o in objs if o[1] > 1 and o[:4] in wanted)
+    for k, cells in inside.items():
+        once = spans[objs[k][:4]] == 1
+        out[k] = any(sole(t, r, once) for t, r in cells)
+    return out
+
+
+def _sole(objs: list[Match], cells: set[tuple[int, int]]) -> Callable[[int, int, bool], bool]:
+    """``sole(t, r, once)`` for the exact pairs ``cells``: is (t, r) a sole reading (module
+    docstring; ``once``: the square object is proposed once, so readings of every stage
+    count)."""
+    words_t, words_r = {t for t, _ in cells}, {r for _, r in cells}
+    # [exact?] per test word: one reference word, or -1 once it has two; per reference word:
+    # its last test word
+    read_r: tuple[dict, dict] = ({}, {})
+    last_t: tuple[dict, dict] = ({}, {})
+    for ts, _, rs, _, st in [
+        o for o in objs if o[1] == 1 and o[3] == 1 and (o[0] in words_t or o[2] in words_r)
+    ]:
+        e = int(st == EXACT)
+        if ts in words_t and read_r[e].setdefault(ts, rs) != rs:
+            read_r[e][ts] = -1
+        if rs in words_r and last_t[e].get(rs, -1) < ts:
+            last_t[e][rs] = ts
+
+    def other(e: int, t: int, r: int) -> bool:
+        return read_r[e].get(t, r) != r or last_t[e].get(r, -1) > t
+
+    def sole(t: int, r: int, once: bool) -> bool:
+        return not other(1, t, r) and not (once and other(0, t, r))
+
+    return sole
+
+
+def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
+    """:func:`diagonal_squares` for the objects ``sel`` of many pairs (whole pairs, at most 64
+    tokens); one bool per row of ``sel``."""
+    # (a test on the rows of c, then gathered: cheaper than gathering five fields of sel)
+    is_sq = (c.tl == c.rl) & (c.tl > 1) & (c.ts == c.rs) & (c.stage != EXACT)
+    out = np.zeros(sel.size, dtype=bool)
+    cand = np.flatnonzero(is_sq[sel])
+    if cand.size == 0:
+        return out  # the common case: no square paraphrase on the diagonal
+    rows = sel[cand]
+    # the rows of their pairs only (c is sorted by pair; sel holds whole pairs)
+    pairs = np.unique(c.pair[rows])
+    lo = np.searchsorted(c.pair, pairs)
+    mine = expand_ranges(lo, np.searchsorted(c.pair, pairs, side="right") - lo)[1]
+    key = (c.pair[mine] * 64 + c.ts[mine]) * 64 + c.rs[mine]
+    rkey = (c.pair[rows] * 64 + c.ts[rows]) * 64 + c.rs[rows]
+    ck = np.unique(rkey)
+    found = np.zeros(ck.size, dtype=bool)
+    at, hit = find_sorted(ck, key[(c.tl[mine] == 1) & (c.rl[mine] == 1)])
+    found[at[hit]] = True  # a one-word candidate at the same two starts
+    keep = found[np.searchsorted(ck, rkey)]
+    cand, rows, rkey = cand[keep], rows[keep], rkey[keep]
+    if cand.size:
+        n = c.rl[rows]
+        own, i = expand_ranges(np.zeros(cand.size, dtype=np.int64), c.tl[rows] * n)
+        cell = rkey[own] + (i // n[own]) * 64 + i % n[own]
+        # an exact object inside on both sides that is a sole reading: readings of every
+        # stage count against it when the square object is proposed once
+        once = _span_counts(c, mine, rows) == 1
+        sole_exact, sole_any = _sole_rows(c, mine)
+        hit = np.where(once[own], find_sorted(sole_any, cell)[1], find_sorted(sole_exact, cell)[1])
+        out[cand[np.unique(own[hit])]] = True
+    return out
+
+
+def _span_counts(c: Candidates, among: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per row of ``rows``: how many rows of ``among`` (whole pairs) have its span pair."""
+
+    def key(r: np.ndarray) -> np.ndarray:
+        starts = (c.pair[r].astype(np.int64) * 64 + c.ts[r]) * 64 + c.rs[r]
+        return (starts * 64 + c.tl[r]) * 64 + c.rl[r]
+
+    table, q = np.sort(key(among)), key(rows)
+    return np.searchsorted(table, q, "right") - np.searchsorted(table, q)
+
+
+def _sole_rows(c: Candidates, among: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_sole` on rows (``among``: whole pairs): the sorted keys ``(pair * 64 + t) * 64
+    + r`` of the exact objects that are sole readings, counting exact readings only, and
+    readings of every stage."""
+    one = among[(c.tl[among] == 1) & (c.rl[among] == 1)]
+    p = c.pair[one].astype(np.int64)
+    t, tk, rk = c.ts[one], p * 64 + c.ts[one], p * 64 + c.rs[one]
+    cell, e = tk * 64 + c.rs[one], c.stage[one] == EXACT
+    out = []
+    for by in (e, np.ones(e.size, dtype=bool)):
+        # another reference word for its test word: more readings of t than of the cell
+        tab_t, tab_c = np.sort(tk[by]), np.sort(cell[by])
+        other = np.searchsorted(tab_t, tk[e], "right") - np.searchsorted(tab_t, tk[e])
+        other -= np.searchsorted(tab_c, cell[e], "right") - np.searchsorted(tab_c, cell[e])
+        # a later test word for its reference word: readings of r by test words after t
+        tab_r = np.sort(rk[by] * 64 + t[by])
+        later = np.searchsorted(tab_r, rk[e] * 64 + 63, "right") > np.searchsorted(
+            tab_r, rk[e] * 64 + t[e], "right"
+        )
+        out.append(np.sort(cell[e][(other == 0) & ~later]))
+    return out[0], out[1]
