@@ -35,6 +35,7 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 from __future__ import annotations
 
 from .certain import certain, diagonal_squares, short_siblings
+from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
 from .orphans import Orphans
 
@@ -135,7 +136,7 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     if max(touch_t) == 1 and max(touch_r.values()) == 1:
         # No two objects share a word: the best state takes every one (and none is contested).
         return sorted(objs)
-    return _search(objs, n_test, beam, touch_t, props)
+    return _search(objs, n_test, beam, (touch_t, touch_r), props)
 
 
 def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
@@ -160,11 +161,11 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
     return by_t, by_r, can, tracked
 
 
-def _search(
-    objs: list[Match], n_test: int, beam: int, touch_t: list[int], props: dict
-) -> list[Match]:
-    """The walk of the module docstring over the objects (in option order); ``touch_t``: how
-    many objects cover each test word; ``props``: the proposals of :func:`align`."""
+def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict) -> list[Match]:
+    """The walk of the module docstring over the objects (in option order); ``touch``: how
+    many objects cover each test word (a list) and reference word (a dict); ``props``: the
+    proposals of :func:`align`."""
+    touch_t, touch_r = touch
     by_t, by_r, can, tracked = _rivals(objs)
     # Contestable objects with a square twin: once contested they stop counting in the fourth
     # key too (specification 6.1, "square twin").
@@ -185,9 +186,18 @@ def _search(
     dup = {k for k in range(len(objs)) if can[k] and len(props[objs[k][:4]]) > 1}
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
-    # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings: both -1)
+    # spec38b: enclosed one-word objects are contested from the start (marked below), count
+    # as having a square twin and are never certain; tracked, since a state's contested
+    # matches are read from its tracked objects.
+    enc = enclosed(objs, props, touch_r)
+    for k in enc:
+        tracked[k] = True
+        twin.add(k)
+        cert[k] = False
+    # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings,
+    # spec38b's exposed squares off the diagonal: all -1)
     dsq = diagonal_squares(objs)
-    for k in short_siblings(objs, cert):
+    for k in (*short_siblings(objs, cert), *exposed_squares(objs)):
         dsq[k] = True
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
@@ -212,6 +222,9 @@ def _search(
     def flag(k: int) -> None:  # contested by a rival (one-word non-exact objects only)
         if can[k]:
             orphan(k)
+
+    for k in enc:
+        orphan(k)
 
     # A state: (base rank, its tracked objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs

@@ -1,0 +1,180 @@
+"""Two per-pair flags of ``spec38b`` (specification 6.3, N50), fixed before the search.
+
+*Enclosed* one-word matches ("A one-word match enclosed by a paraphrase longer on the
+reference side"): a non-exact one-word-to-one-word object Y is enclosed when a non-exact
+*host* H with a longer reference span than test span holds Y on both sides, Y is not at H's two
+starts, every test word of H is Y's or that of an exact object inside H on both sides, and
+every other reference word of H (not Y's, not such an exact object's) is covered by no object
+but H's own proposals.  The search treats Y as contested from the start, as having a square
+twin (it counts neither in the fourth key nor in ``spec36e``'s term) and as never certain.
+
+*Exposed squares* ("Ties between a square paraphrase and an exact word it exposes, off the
+diagonal"): a non-exact square object longer than one word, off the diagonal (test start !=
+reference start), that holds no exact object on both sides and one on one side only, weighs
+-1 in the search's fifth key, like :func:`~.certain.diagonal_squares` (on the diagonal: the
+two never meet on one object).
+
+Hosts and squares are paraphrases, rare in captions: the pairs without one cost one test per
+object.  Exact objects match one word to one word.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from .batch import Candidates, expand_ranges, find_sorted
+from .matchers import EXACT
+
+__all__ = ["enclosed", "enclosed_rows", "exposed_square_rows", "exposed_squares"]
+
+Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
+
+
+def enclosed(objs: list[Match], props: dict, touch_r: dict[int, int]) -> list[int]:
+    """The enclosed objects of one pair (indices into ``objs``, every proposal of the span).
+
+    Parameters
+    ----------
+    objs : list of (t_start, t_len, r_start, r_len, stage)
+        Every proposal of the pair.
+    props : dict
+        ``(t_start, t_len, r_start, r_len) -> [stage of each proposal]``.
+    touch_r : dict of int to int
+        How many objects cover each reference word.
+
+    Returns
+    -------
+    list of int
+    """
+    hosts = {o[:4] for o in objs if o[3] > o[1] and o[4] != EXACT}
+    if not hosts:
+        return []  # the common case
+    ones: dict[tuple[int, int], list[int]] = {}
+    for k, o in enumerate(objs):
+        if o[1] == 1 and o[3] == 1 and o[4] != EXACT:
+            ones.setdefault((o[0], o[2]), []).append(k)
+    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+    out: set[int] = set()
+    for span in hosts:
+        ts, tl, rs, rl = span
+        inside = [(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl) if (t, r) in ex]
+        # Y must take the one test word no exact object inside covers, if there is one, and
+        # the one reference word that something else covers, if there is one.
+        missing = sorted(set(range(ts, ts + tl)) - {t for t, _ in inside})
+        own = len(props[span])
+        held = {r for _, r in inside}
+        bad = [r for r in range(rs, rs + rl) if r not in held and touch_r[r] > own]
+        if len(missing) > 1 or len(bad) > 1:
+            continue
+        for t in missing or range(ts, ts + tl):
+            for r in bad or range(rs, rs + rl):
+                if (t, r) != (ts, rs):
+                    out.update(ones.get((t, r), ()))
+    return sorted(out)
+
+
+def exposed_squares(objs: list[Match]) -> list[int]:
+    """The exposed squares of one pair (indices into ``objs``)."""
+    odd = [k for k, o in enumerate(objs) if o[1] == o[3] > 1 and o[0] != o[2] and o[4] != EXACT]
+    if not odd:
+        return odd  # the common case
+    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+    on_t = Counter(t for t, _ in ex)
+    on_r = Counter(r for _, r in ex)
+    out = []
+    for k in odd:
+        ts, n, rs, _, _ = objs[k]
+        one_side = any(on_t[t] for t in range(ts, ts + n))
+        one_side = one_side or any(on_r[r] for r in range(rs, rs + n))
+        if one_side and not any((t, r) in ex for t in range(ts, ts + n) for r in range(rs, rs + n)):
+            out.append(k)
+    return out
+
+
+def _rows_of_pairs(c: Candidates, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of ``rows`` (sorted) and every row of ``c`` of theirs (``c`` is by pair)."""
+    pairs = np.unique(c.pair[rows])
+    lo = np.searchsorted(c.pair, pairs)
+    return pairs, expand_ranges(lo, np.searchsorted(c.pair, pairs, side="right") - lo)[1]
+
+
+def _cells(p, ts, tl, rs, rl) -> tuple[np.ndarray, ...]:
+    """Every (test word, reference word) cell of each span pair: owner, offsets, packed key."""
+    own, i = expand_ranges(np.zeros(tl.size, dtype=np.int64), tl * rl)
+    dt, dr = i // rl[own], i % rl[own]
+    return own, dt, dr, (p[own] * 64 + ts[own] + dt) * 64 + rs[own] + dr
+
+
+def enclosed_rows(c: Candidates, sel: np.ndarray, touch_r: np.ndarray) -> np.ndarray:
+    """:func:`enclosed` for the objects ``sel`` of many pairs (whole pairs, at most 64 tokens);
+    one bool per row of ``sel``.  ``touch_r``: objects covering each reference word, indexed
+    ``pair * 64 + word``."""
+    out = np.zeros(sel.size, dtype=bool)
+    is_host = (c.rl > c.tl) & (c.stage != EXACT)
+    h = sel[is_host[sel]]
+    if h.size == 0:
+        return out  # the common case: no paraphrase longer on the reference side
+    _, mine = _rows_of_pairs(c, h)
+    one = mine[(c.tl[mine] == 1) & (c.rl[mine] == 1) & (c.stage[mine] != EXACT)]
+    if one.size == 0:
+        return out
+    ex = mine[c.stage[mine] == EXACT]
+    ex_keys = np.unique((c.pair[ex] * 64 + c.ts[ex]) * 64 + c.rs[ex])
+    # the hosts by span pair, with how many proposals each span pair has
+    span = (((c.pair * 64 + c.ts) * 64 + c.tl) * 64 + c.rs) * 64 + c.rl
+    _, first, n_own = np.unique(span[mine], return_index=True, return_counts=True)
+    hk = mine[first[is_host[mine[first]]]]
+    n_own = n_own[is_host[mine[first]]]
+    p, ts, tl, rs, rl = c.pair[hk], c.ts[hk], c.tl[hk], c.rs[hk], c.rl[hk]
+    own, dt, dr, cell = _cells(p, ts, tl, rs, rl)
+    hit = find_sorted(ex_keys, cell)[1]
+    w = int(rl.max())  # (rl > tl)
+    held_t = np.zeros((hk.size, w), dtype=bool)
+    held_r = np.zeros((hk.size, w), dtype=bool)
+    held_t[own[hit], dt[hit]] = True  # test / reference words of an exact object inside
+    held_r[own[hit], dr[hit]] = True
+    col = np.arange(w)
+    missing = (col < tl[:, None]) & ~held_t
+    word = np.minimum(rs[:, None] + col, 63)
+    bad = (col < rl[:, None]) & ~held_r & (touch_r[p[:, None] * 64 + word] > n_own[:, None])
+    n_miss, n_bad = missing.sum(1)[own], bad.sum(1)[own]
+    ok = ((n_miss == 0) | ((n_miss == 1) & missing[own, dt])) & (dt + dr > 0)
+    ok &= (n_bad == 0) | ((n_bad == 1) & bad[own, dr])
+    is_one = np.zeros(c.pair.size, dtype=bool)
+    is_one[one] = True
+    cands = np.flatnonzero(is_one[sel])
+    if ok.any():
+        y = sel[cands]
+        out[cands] = find_sorted(np.unique(cell[ok]), (c.pair[y] * 64 + c.ts[y]) * 64 + c.rs[y])[1]
+    return out
+
+
+def exposed_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
+    """:func:`exposed_squares` for the objects ``sel`` of many pairs (whole pairs, at most 64
+    tokens); one bool per row of ``sel``."""
+    out = np.zeros(sel.size, dtype=bool)
+    is_sq = (c.tl == c.rl) & (c.tl > 1) & (c.ts != c.rs) & (c.stage != EXACT)
+    cand = np.flatnonzero(is_sq[sel])
+    if cand.size == 0:
+        return out  # the common case: no square paraphrase off the diagonal
+    rows = sel[cand]
+    pairs, mine = _rows_of_pairs(c, rows)
+    ex = mine[c.stage[mine] == EXACT]
+    if ex.size == 0:
+        return out
+    # exact objects per pair and word, as prefix counts (test side, reference side)
+    slot = np.searchsorted(pairs, c.pair[ex]) * 65
+    before = []
+    for pos in (c.ts[ex], c.rs[ex]):
+        n = np.bincount(slot + pos + 1, minlength=pairs.size * 65).reshape(-1, 65)
+        before.append(np.cumsum(n, axis=1))
+    s = np.searchsorted(pairs, c.pair[rows])
+    ts, n, rs = c.ts[rows], c.tl[rows], c.rs[rows]
+    one_side = (before[0][s, ts + n] > before[0][s, ts]) | (before[1][s, rs + n] > before[1][s, rs])
+    own, _, _, cell = _cells(c.pair[rows], ts, n, rs, n)
+    ex_keys = np.unique((c.pair[ex] * 64 + c.ts[ex]) * 64 + c.rs[ex])
+    both = np.bincount(own[find_sorted(ex_keys, cell)[1]], minlength=rows.size) > 0
+    out[cand] = one_side & ~both
+    return out
