@@ -20,8 +20,6 @@ object.  Exact objects match one word to one word.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from .batch import Candidates, expand_ranges, find_sorted
@@ -48,18 +46,22 @@ def enclosed(objs: list[Match], props: dict, touch_r: dict[int, int]) -> list[in
     -------
     list of int
     """
-    hosts = {o[:4] for o in objs if o[3] > o[1] and o[4] != EXACT}
-    if not hosts:
-        return []  # the common case
+    # (one-word non-exact objects first: a long caption repeating a paraphrase has hundreds
+    # of thousands of hosts and often no such object)
     ones: dict[tuple[int, int], list[int]] = {}
-    for k, o in enumerate(objs):
-        if o[1] == 1 and o[3] == 1 and o[4] != EXACT:
-            ones.setdefault((o[0], o[2]), []).append(k)
-    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
+    for k in [k for k, o in enumerate(objs) if o[1] == 1 and o[3] == 1 and o[4] != EXACT]:
+        ones.setdefault((objs[k][0], objs[k][2]), []).append(k)
+    if not ones:
+        return []  # the common case
+    hosts = {o[:4] for o in objs if o[3] > o[1] and o[4] != EXACT}
+    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT} if hosts else set()
     out: set[int] = set()
     for span in hosts:
         ts, tl, rs, rl = span
-        inside = [(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl) if (t, r) in ex]
+        cells = [(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl)]
+        if not any(x in ones for x in cells[1:]):  # no Y (not at the two starts)
+            continue
+        inside = [x for x in cells if x in ex]
         # Y must take the one test word no exact object inside covers, if there is one, and
         # the one reference word that something else covers, if there is one.
         missing = sorted(set(range(ts, ts + tl)) - {t for t, _ in inside})
@@ -68,10 +70,9 @@ def enclosed(objs: list[Match], props: dict, touch_r: dict[int, int]) -> list[in
         bad = [r for r in range(rs, rs + rl) if r not in held and touch_r[r] > own]
         if len(missing) > 1 or len(bad) > 1:
             continue
-        for t in missing or range(ts, ts + tl):
-            for r in bad or range(rs, rs + rl):
-                if (t, r) != (ts, rs):
-                    out.update(ones.get((t, r), ()))
+        for t, r in cells[1:]:
+            if (not missing or t == missing[0]) and (not bad or r == bad[0]):
+                out.update(ones.get((t, r), ()))
     return sorted(out)
 
 
@@ -80,17 +81,19 @@ def exposed_squares(objs: list[Match]) -> list[int]:
     odd = [k for k, o in enumerate(objs) if o[1] == o[3] > 1 and o[0] != o[2] and o[4] != EXACT]
     if not odd:
         return odd  # the common case
-    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT}
-    on_t = Counter(t for t, _ in ex)
-    on_r = Counter(r for _, r in ex)
-    out = []
-    for k in odd:
-        ts, n, rs, _, _ = objs[k]
-        one_side = any(on_t[t] for t in range(ts, ts + n))
-        one_side = one_side or any(on_r[r] for r in range(rs, rs + n))
-        if one_side and not any((t, r) in ex for t in range(ts, ts + n) for r in range(rs, rs + n)):
-            out.append(k)
-    return out
+    # (on arrays: a long caption repeating a square paraphrase has tens of thousands)
+    keys = np.sort(np.array([o[0] << 32 | o[2] for o in objs if o[4] == EXACT], dtype=np.int64))
+    if keys.size == 0:
+        return []
+    sq = np.array([objs[k][:3] for k in odd], dtype=np.int64)
+    ts, n, rs = sq[:, 0], sq[:, 1], sq[:, 2]
+    one_side = np.zeros(len(odd), dtype=bool)
+    for pos, start in ((np.unique(keys >> 32), ts), (np.unique(keys & 0xFFFFFFFF), rs)):
+        one_side |= np.searchsorted(pos, start + n) > np.searchsorted(pos, start)
+    own, i = expand_ranges(np.zeros(n.size, dtype=np.int64), n * n)
+    cell = (ts[own] + i // n[own] << 32) + rs[own] + i % n[own]
+    both = np.bincount(own[find_sorted(keys, cell)[1]], minlength=n.size) > 0
+    return [odd[k] for k in np.flatnonzero(one_side & ~both).tolist()]
 
 
 def _rows_of_pairs(c: Candidates, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
