@@ -8,7 +8,8 @@ state free at j is followed by one child per object starting at j whose test spa
 |test length - reference length| --, shorter test span), then by itself; the list is stably
 sorted by :data:`KEY_TERMS` (-uncontested matches, chunks, -counted matches less contested
 duplicated ones, -"certain" matches, -counted matches, -fifth key objects:
-:func:`~.certain.diagonal_squares`, :func:`~.certain.short_siblings`) and cut to 40.
+:func:`~.certain.diagonal_squares`, :func:`~.certain.short_siblings`,
+:func:`~.enclosed.exposed_squares`) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
 sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),
@@ -21,7 +22,9 @@ contested object with a *square twin*: an object longer than one word on both si
 same test and reference starts (or being one), starting on the diagonal (test start ==
 reference start).  The key's third term (``spec36e``) counts the same matches less the
 contested one-word objects whose span pair is proposed twice or more (one with a square twin
-too is taken off twice, as in the specification's model, ``align_model2``).
+too is taken off twice, as in the specification's model, ``align_model2``).  An *enclosed*
+one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from the start, has a
+square twin and is never certain.
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
