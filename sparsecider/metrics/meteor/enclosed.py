@@ -61,14 +61,20 @@ def enclosed(objs: list[Match], props: dict, touch_r: dict[int, int]) -> list[in
         cells = [(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl)]
         if not any(x in ones for x in cells[1:]):  # no Y (not at the two starts)
             continue
-        inside = [x for x in cells if x in ex]
-        # Y must take the one test word no exact object inside covers, if there is one, and
-        # the one reference word that something else covers, if there is one.
-        missing = sorted(set(range(ts, ts + tl)) - {t for t, _ in inside})
-        own = len(props[span])
-        held = {r for _, r in inside}
-        bad = [r for r in range(rs, rs + rl) if r not in held and touch_r[r] > own]
-        if len(missing) > 1 or len(bad) > 1:
+        # Y must take the one reference word that something else covers (an exact object
+        # inside covers its own: such a word is held), if there is one, and the one test word
+        # no exact object inside covers, if there is one.
+        own, span_t, span_r = len(props[span]), range(ts, ts + tl), range(rs, rs + rl)
+        bad = []
+        for r in span_r:
+            if touch_r[r] > own and not any((t, r) in ex for t in span_t):
+                bad.append(r)
+                if len(bad) > 1:
+                    break
+        if len(bad) > 1:
+            continue
+        missing = [t for t in span_t if not any((t, r) in ex for r in span_r)]
+        if len(missing) > 1:
             continue
         for t, r in cells[1:]:
             if (not missing or t == missing[0]) and (not bad or r == bad[0]):
@@ -126,8 +132,9 @@ def enclosed_rows(c: Candidates, sel: np.ndarray, touch_r: np.ndarray) -> np.nda
     ex = mine[c.stage[mine] == EXACT]
     ex_keys = np.unique((c.pair[ex] * 64 + c.ts[ex]) * 64 + c.rs[ex])
     # the hosts by span pair, with how many proposals each span pair has
-    span = (((c.pair * 64 + c.ts) * 64 + c.tl) * 64 + c.rs) * 64 + c.rl
-    _, first, n_own = np.unique(span[mine], return_index=True, return_counts=True)
+    pts = c.pair[mine] * 64 + c.ts[mine]
+    span = ((pts * 64 + c.tl[mine]) * 64 + c.rs[mine]) * 64 + c.rl[mine]
+    _, first, n_own = np.unique(span, return_index=True, return_counts=True)
     hk = mine[first[is_host[mine[first]]]]
     n_own = n_own[is_host[mine[first]]]
     p, ts, tl, rs, rl = c.pair[hk], c.ts[hk], c.tl[hk], c.rs[hk], c.rl[hk]
