@@ -30,15 +30,13 @@ __all__ = ["enclosed", "enclosed_rows", "exposed_square_rows", "exposed_squares"
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 
-def enclosed(objs: list[Match], props: dict, touch_r: dict[int, int]) -> list[int]:
+def enclosed(objs: list[Match], touch_r: dict[int, int]) -> list[int]:
     """The enclosed objects of one pair (indices into ``objs``, every proposal of the span).
 
     Parameters
     ----------
     objs : list of (t_start, t_len, r_start, r_len, stage)
         Every proposal of the pair.
-    props : dict
-        ``(t_start, t_len, r_start, r_len) -> [stage of each proposal]``.
     touch_r : dict of int to int
         How many objects cover each reference word.
 
@@ -47,39 +45,21 @@ def enclosed(objs: list[Match], props: dict, touch_r: dict[int, int]) -> list[in
     list of int
     """
     # (one-word non-exact objects first: a long caption repeating a paraphrase has hundreds
-    # of thousands of hosts and often no such object)
-    ones: dict[tuple[int, int], list[int]] = {}
-    for k in [k for k, o in enumerate(objs) if o[1] == 1 and o[3] == 1 and o[4] != EXACT]:
-        ones.setdefault((objs[k][0], objs[k][2]), []).append(k)
-    if not ones:
-        return []  # the common case
-    hosts = {o[:4] for o in objs if o[3] > o[1] and o[4] != EXACT}
-    ex = {(o[0], o[2]) for o in objs if o[4] == EXACT} if hosts else set()
-    out: set[int] = set()
-    for span in hosts:
-        ts, tl, rs, rl = span
-        cells = [(t, r) for t in range(ts, ts + tl) for r in range(rs, rs + rl)]
-        if not any(x in ones for x in cells[1:]):  # no Y (not at the two starts)
-            continue
-        # Y must take the one reference word that something else covers (an exact object
-        # inside covers its own: such a word is held), if there is one, and the one test word
-        # no exact object inside covers, if there is one.
-        own, span_t, span_r = len(props[span]), range(ts, ts + tl), range(rs, rs + rl)
-        bad = []
-        for r in span_r:
-            if touch_r[r] > own and not any((t, r) in ex for t in span_t):
-                bad.append(r)
-                if len(bad) > 1:
-                    break
-        if len(bad) > 1:
-            continue
-        missing = [t for t in span_t if not any((t, r) in ex for r in span_r)]
-        if len(missing) > 1:
-            continue
-        for t, r in cells[1:]:
-            if (not missing or t == missing[0]) and (not bad or r == bad[0]):
-                out.update(ones.get((t, r), ()))
-    return sorted(out)
+    # of thousands of hosts and often no such object; then on arrays)
+    ys = [k for k, o in enumerate(objs) if o[1] == 1 and o[3] == 1 and o[4] != EXACT]
+    if not ys:
+        return ys  # the common case
+    spans = [o[:4] for o in objs if o[3] > o[1] and o[4] != EXACT]
+    if not spans:
+        return []
+    # each host once, with its number of proposals
+    hosts, n_own = np.unique(np.array(spans, dtype=np.int64), axis=0, return_counts=True)
+    ex = np.array([o[0] << 32 | o[2] for o in objs if o[4] == EXACT], dtype=np.int64)
+    touch = np.zeros(max(touch_r) + 1, dtype=np.int64)
+    touch[np.fromiter(touch_r, dtype=np.int64)] = np.fromiter(touch_r.values(), dtype=np.int64)
+    cells = _enclosed_cells(tuple(hosts.T), n_own, np.unique(ex), touch)
+    y = np.array([objs[k][0] << 32 | objs[k][2] for k in ys], dtype=np.int64)
+    return [ys[i] for i in np.flatnonzero(find_sorted(cells, y)[1]).tolist()]
 
 
 def exposed_squares(objs: list[Match]) -> list[int]:
@@ -116,6 +96,33 @@ def _cells(p, ts, tl, rs, rl) -> tuple[np.ndarray, ...]:
     return own, dt, dr, (p[own] * 64 + ts[own] + dt) * 64 + rs[own] + dr
 
 
+def _enclosed_cells(hosts: tuple, n_own: np.ndarray, ex: np.ndarray, touch_r: np.ndarray):
+    """Where an enclosed object can lie: the cells ``t << 32 | r`` of the hosts ``(t_start,
+    t_len, r_start, r_len)`` (words numbered so that no two pairs share one) that meet the
+    host conditions; ``n_own``: each host's proposals, ``ex``: the exact objects' cells (sorted),
+    ``touch_r``: objects covering each reference word.  Sorted, unique."""
+    ts, tl, rs, rl = hosts
+    own, i = expand_ranges(np.zeros(ts.size, dtype=np.int64), tl * rl)
+    dt, dr = i // rl[own], i % rl[own]
+    cell = (ts[own] + dt << 32) + rs[own] + dr
+    hit = find_sorted(ex, cell)[1]
+    w = int(rl.max())  # (rl > tl)
+    held_t = np.zeros((ts.size, w), dtype=bool)
+    held_r = np.zeros((ts.size, w), dtype=bool)
+    held_t[own[hit], dt[hit]] = True  # test / reference words of an exact object inside
+    held_r[own[hit], dr[hit]] = True
+    col = np.arange(w)
+    # Y must take the one test word no exact object inside covers, if there is one, and the
+    # one reference word (not held) that an object other than the host's proposals covers.
+    missing = (col < tl[:, None]) & ~held_t
+    word = rs[:, None] + np.minimum(col, rl[:, None] - 1)
+    bad = (col < rl[:, None]) & ~held_r & (touch_r[word] > n_own[:, None])
+    n_miss, n_bad = missing.sum(1)[own], bad.sum(1)[own]
+    ok = ((n_miss == 0) | ((n_miss == 1) & missing[own, dt])) & (dt + dr > 0)
+    ok &= (n_bad == 0) | ((n_bad == 1) & bad[own, dr])
+    return np.unique(cell[ok])
+
+
 def enclosed_rows(c: Candidates, sel: np.ndarray, touch_r: np.ndarray) -> np.ndarray:
     """:func:`enclosed` for the objects ``sel`` of many pairs (whole pairs, at most 64 tokens);
     one bool per row of ``sel``.  ``touch_r``: objects covering each reference word, indexed
@@ -130,34 +137,22 @@ def enclosed_rows(c: Candidates, sel: np.ndarray, touch_r: np.ndarray) -> np.nda
     if one.size == 0:
         return out
     ex = mine[c.stage[mine] == EXACT]
-    ex_keys = np.unique((c.pair[ex] * 64 + c.ts[ex]) * 64 + c.rs[ex])
+    ex_keys = np.unique((c.pair[ex] * 64 + c.ts[ex] << 32) + c.pair[ex] * 64 + c.rs[ex])
     # the hosts by span pair, with how many proposals each span pair has
     pts = c.pair[mine] * 64 + c.ts[mine]
     span = ((pts * 64 + c.tl[mine]) * 64 + c.rs[mine]) * 64 + c.rl[mine]
     _, first, n_own = np.unique(span, return_index=True, return_counts=True)
     hk = mine[first[is_host[mine[first]]]]
     n_own = n_own[is_host[mine[first]]]
-    p, ts, tl, rs, rl = c.pair[hk], c.ts[hk], c.tl[hk], c.rs[hk], c.rl[hk]
-    own, dt, dr, cell = _cells(p, ts, tl, rs, rl)
-    hit = find_sorted(ex_keys, cell)[1]
-    w = int(rl.max())  # (rl > tl)
-    held_t = np.zeros((hk.size, w), dtype=bool)
-    held_r = np.zeros((hk.size, w), dtype=bool)
-    held_t[own[hit], dt[hit]] = True  # test / reference words of an exact object inside
-    held_r[own[hit], dr[hit]] = True
-    col = np.arange(w)
-    missing = (col < tl[:, None]) & ~held_t
-    word = np.minimum(rs[:, None] + col, 63)
-    bad = (col < rl[:, None]) & ~held_r & (touch_r[p[:, None] * 64 + word] > n_own[:, None])
-    n_miss, n_bad = missing.sum(1)[own], bad.sum(1)[own]
-    ok = ((n_miss == 0) | ((n_miss == 1) & missing[own, dt])) & (dt + dr > 0)
-    ok &= (n_bad == 0) | ((n_bad == 1) & bad[own, dr])
+    p = c.pair[hk] * 64  # words numbered pair * 64 + position
+    cells = _enclosed_cells(
+        (p + c.ts[hk], c.tl[hk], p + c.rs[hk], c.rl[hk]), n_own, ex_keys, touch_r
+    )
     is_one = np.zeros(c.pair.size, dtype=bool)
     is_one[one] = True
     cands = np.flatnonzero(is_one[sel])
-    if ok.any():
-        y = sel[cands]
-        out[cands] = find_sorted(np.unique(cell[ok]), (c.pair[y] * 64 + c.ts[y]) * 64 + c.rs[y])[1]
+    y = sel[cands]
+    out[cands] = find_sorted(cells, (c.pair[y] * 64 + c.ts[y] << 32) + c.pair[y] * 64 + c.rs[y])[1]
     return out
 
 
