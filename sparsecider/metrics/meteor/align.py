@@ -192,7 +192,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     # spec38b: enclosed one-word objects are contested from the start (marked below), count
     # as having a square twin and are never certain; tracked, since a state's contested
     # matches are read from its tracked objects.
-    enc = enclosed(objs, touch_r)
+    enc = enclosed(objs, touch_r, can)
     for k in enc:
         tracked[k] = True
         twin.add(k)

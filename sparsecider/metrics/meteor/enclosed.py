@@ -20,6 +20,8 @@ object.  Exact objects match one word to one word.
 
 from __future__ import annotations
 
+from itertools import compress
+
 import numpy as np
 
 from .batch import Candidates, expand_ranges, find_sorted
@@ -30,7 +32,7 @@ __all__ = ["enclosed", "enclosed_rows", "exposed_square_rows", "exposed_squares"
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 
-def enclosed(objs: list[Match], touch_r: dict[int, int]) -> list[int]:
+def enclosed(objs: list[Match], touch_r: dict[int, int], one: list[bool]) -> list[int]:
     """The enclosed objects of one pair (indices into ``objs``, every proposal of the span).
 
     Parameters
@@ -39,6 +41,8 @@ def enclosed(objs: list[Match], touch_r: dict[int, int]) -> list[int]:
         Every proposal of the pair.
     touch_r : dict of int to int
         How many objects cover each reference word.
+    one : list of bool
+        Per object: is it non-exact and one word to one word (the search's ``can``).
 
     Returns
     -------
@@ -46,7 +50,7 @@ def enclosed(objs: list[Match], touch_r: dict[int, int]) -> list[int]:
     """
     # (one-word non-exact objects first: a long caption repeating a paraphrase has hundreds
     # of thousands of hosts and often no such object; then on arrays)
-    ys = [k for k, o in enumerate(objs) if o[1] == 1 and o[3] == 1 and o[4] != EXACT]
+    ys = list(compress(range(len(objs)), one))
     if not ys:
         return ys  # the common case
     spans = [o[:4] for o in objs if o[3] > o[1] and o[4] != EXACT]
@@ -64,7 +68,11 @@ def enclosed(objs: list[Match], touch_r: dict[int, int]) -> list[int]:
 
 def exposed_squares(objs: list[Match]) -> list[int]:
     """The exposed squares of one pair (indices into ``objs``)."""
-    odd = [k for k, o in enumerate(objs) if o[1] == o[3] > 1 and o[0] != o[2] and o[4] != EXACT]
+    odd = [
+        k
+        for k, o in enumerate(objs)
+        if o[1] > 1 and o[1] == o[3] and o[0] != o[2] and o[4] != EXACT
+    ]
     if not odd:
         return odd  # the common case
     # (on arrays: a long caption repeating a square paraphrase has tens of thousands)
