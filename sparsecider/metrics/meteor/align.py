@@ -8,7 +8,8 @@ state free at j is followed by one child per object starting at j whose test spa
 |test length - reference length| --, shorter test span), then by itself; the list is stably
 sorted by :data:`KEY_TERMS` (-uncontested matches, chunks, -counted matches less contested
 duplicated ones, -"certain" matches, -counted matches, -fifth key objects:
-:func:`~.diagonal.diagonal_squares`, :func:`~.certain.short_siblings`) and cut to 40.
+:func:`~.diagonal.diagonal_squares`, :func:`~.certain.short_siblings`,
+:func:`~.enclosed.exposed_squares`) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
 sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),
@@ -21,7 +22,9 @@ contested object with a *square twin*: an object longer than one word on both si
 same test and reference starts (or being one), starting on the diagonal (test start ==
 reference start).  The key's third term (``spec36e``) counts the same matches less the
 contested one-word objects whose span pair is proposed twice or more (one with a square twin
-too is taken off twice, as in the specification's model, ``align_model2``).
+too is taken off twice, as in the specification's model, ``align_model2``).  An *enclosed*
+one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from the start, has a
+square twin and is never certain.
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 from .certain import certain, short_siblings
 from .diagonal import diagonal_squares
+from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
 from .orphans import Orphans
 
@@ -136,7 +140,7 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     if max(touch_t) == 1 and max(touch_r.values()) == 1:
         # No two objects share a word: the best state takes every one (and none is contested).
         return sorted(objs)
-    return _search(objs, n_test, beam, touch_t, props)
+    return _search(objs, n_test, beam, (touch_t, touch_r), props)
 
 
 def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
@@ -161,11 +165,11 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
     return by_t, by_r, can, tracked
 
 
-def _search(
-    objs: list[Match], n_test: int, beam: int, touch_t: list[int], props: dict
-) -> list[Match]:
-    """The walk of the module docstring over the objects (in option order); ``touch_t``: how
-    many objects cover each test word; ``props``: the proposals of :func:`align`."""
+def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict) -> list[Match]:
+    """The walk of the module docstring over the objects (in option order); ``touch``: how
+    many objects cover each test word (a list) and reference word (a dict); ``props``: the
+    proposals of :func:`align`."""
+    touch_t, touch_r = touch
     by_t, by_r, can, tracked = _rivals(objs)
     # Contestable objects with a square twin: once contested they stop counting in the fourth
     # key too (specification 6.1, "square twin").
@@ -186,9 +190,18 @@ def _search(
     dup = {k for k in range(len(objs)) if can[k] and len(props[objs[k][:4]]) > 1}
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
-    # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings: both -1)
+    # spec38b: enclosed one-word objects are contested from the start (marked below), count
+    # as having a square twin and are never certain; tracked, since a state's contested
+    # matches are read from its tracked objects.
+    enc = enclosed(objs, touch_r, can)
+    for k in enc:
+        tracked[k] = True
+        twin.add(k)
+        cert[k] = False
+    # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings,
+    # spec38b's exposed squares off the diagonal: all -1)
     dsq = diagonal_squares(objs)
-    for k in short_siblings(objs, cert):
+    for k in (*short_siblings(objs, cert), *exposed_squares(objs)):
         dsq[k] = True
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
@@ -213,6 +226,9 @@ def _search(
     def flag(k: int) -> None:  # contested by a rival (one-word non-exact objects only)
         if can[k]:
             orphan(k)
+
+    for k in enc:
+        orphan(k)
 
     # A state: (base rank, its tracked objects, used test positions, next free reference
     # position, end (test, reference) of its last match, match list node).  base packs

@@ -20,6 +20,7 @@ from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, find_sorted, heads
 from .certain import certain_rows, short_sibling_rows
 from .diagonal import diagonal_square_rows
+from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
 from .orphans import orphan_pairs
 
@@ -92,9 +93,14 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         # certain (6.2, 6.3): at most one object covers the TEST position numbered like the
         # object's last reference position, and the object is eligible (:mod:`.certain`)
         cert = certain_rows(c, sel, touch_t)
-        # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings)
+        # spec38b's enclosed one-word objects: never certain, contested from the start
+        enc = enclosed_rows(c, sel, touch_r)
+        cert &= ~enc
+        # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings,
+        # spec38b's exposed squares off the diagonal)
         dsq = diagonal_square_rows(c, sel) | short_sibling_rows(c, sel, cert)
-        chosen.append(_search(c, sel, cert, dsq, alone[sel]))
+        dsq |= exposed_square_rows(c, sel)
+        chosen.append(_search(c, sel, (cert, dsq, enc), alone[sel]))
     out = np.concatenate(chosen)
     return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]
 
@@ -151,17 +157,16 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     return bit, cbit, tgm, too_many, twin, dup, (om, ox)
 
 
-def _search(
-    c: Candidates, sel: np.ndarray, cert: np.ndarray, dsq: np.ndarray, alone: np.ndarray
-) -> np.ndarray:
+def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> np.ndarray:
     """The beam search of :func:`~.align.align` for the objects ``sel`` (whole pairs, in
-    option order); ``cert``, ``dsq``: the object counts in the third, fifth key; ``alone``:
-    no other object touches the object's words.
+    option order); ``flags``: the object counts in the third key, in the fifth, is enclosed
+    (``spec38b``); ``alone``: no other object touches the object's words.
 
     The walk stops at each pair's last object that is not alone: the objects after it are
     taken by the answer, which is the first kept state that is best once they are added
     (METEOR_BEHAVIOUR.md, appendix N18).
     """
+    cert, dsq, enc = flags
     bit, cbit, tgm, too_many, twin, dup, (om, ox) = _bits(c, sel)
     p_all = c.pair[sel]
     slow = too_many[p_all]
@@ -173,7 +178,7 @@ def _search(
     if slow.any():
         out.append(_per_pair(c, sel[slow]))
         sel, bit, cbit, tgm, cert = sel[~slow], bit[~slow], cbit[~slow], tgm[~slow], cert[~slow]
-        dsq = dsq[~slow]
+        dsq, enc = dsq[~slow], enc[~slow]
         p_all, alone, twin, multi = p_all[~slow], alone[~slow], twin[~slow], multi[~slow]
         dup = dup[~slow]
     if sel.size == 0:
@@ -188,6 +193,9 @@ def _search(
     otgm[sel] = tgm
     dkey = np.zeros(n, dtype=np.int64)
     dkey[sel] = -_SINGLE - _CERT * cert.astype(np.int64) - _MATCH - dsq
+    # spec38b: an enclosed object is contested from the start and has a square twin, so its
+    # take ranks as _more would rank it (marks known before the search are never "new")
+    dkey[sel] += enc * (_UNC + _SINGLE + _MATCH) + (enc & dup) * _SINGLE
     tmask = _span_mask(c.ts, c.tl)
     start_at = (c.ts + 1) * 128 + c.rs + 1
     end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
@@ -203,7 +211,7 @@ def _search(
         _or_by_slot(n_slots, slot_of[p_all[m]], bit[m]) for m in (twin, dup, multi)
     )
     o_slot = slot_of[c.pair[o_obj]]  # non-decreasing (pairs in order)
-    flagged = np.zeros(n_slots, dtype=np.uint64)
+    flagged = _or_by_slot(n_slots, slot_of[p_all[enc]], bit[enc])
     # States: slot q holds count[q] states in rows q * BEAM ..., in beam order.
     rows = n_slots * BEAM
     # each state's rank under its pair's current marks (kept so as marks change)
