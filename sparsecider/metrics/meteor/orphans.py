@@ -8,6 +8,10 @@ it), and no other exact object on X's word inside M lies inside M on both sides 
 would be an alternative): once M is taken, X's words have no candidate left.  The relation is
 static per pair; the search contests M once its kept list holds M and an X it orphans.
 
+:func:`end_twins` / :func:`end_twin_pairs` give a relation of the same kind (``spec38c``): a
+one-word non-exact object at the end of a square paraphrase whose first words have an earlier
+exact reading is contested once the kept list holds both.
+
 :class:`Orphans` answers the search's questions for one pair without listing every (M, X):
 a long caption can have thousands of each.  :func:`orphan_pairs` lists them for many short
 pairs at once (at most 64 tokens a side, so few per pair).
@@ -22,7 +26,7 @@ import numpy as np
 from .batch import Candidates, expand_ranges, heads
 from .matchers import EXACT
 
-__all__ = ["Orphans", "orphan_pairs"]
+__all__ = ["Orphans", "end_twin_pairs", "end_twins", "orphan_pairs"]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -298,3 +302,90 @@ def _marks(words: dict, n: int) -> np.ndarray:
     out = np.zeros(n, dtype=bool)
     out[list(words)] = True
     return out
+
+
+def end_twins(objs: list[Match]) -> dict[int, list[int]]:
+    """The *end twins* of each one-word non-exact object P (specification 6.3, ``spec38c``).
+
+    An end twin of P is a non-exact square object M (test and reference lengths equal, two or
+    more) ending on P's two words, whose first test word has an exact one-word reading at an
+    earlier reference position or whose first reference word has one at an earlier test
+    position.  The search contests P once its kept list holds P and one of them.
+
+    Parameters
+    ----------
+    objs : list of (t_start, t_len, r_start, r_len, stage)
+
+    Returns
+    -------
+    dict
+        ``P -> [M, ...]`` (object numbers), only for objects P that have some.
+    """
+    squares = [k for k, o in enumerate(objs) if o[1] == o[3] > 1 and o[4] != EXACT]
+    if not squares:
+        return {}
+    # the earliest exact one-word reading of the squares' first test / reference words
+    first_r = dict.fromkeys((objs[k][0] for k in squares), -1)
+    first_t = dict.fromkeys((objs[k][2] for k in squares), -1)
+    for t, tl, r, rl, stage in objs:
+        if stage == EXACT and tl == 1 and rl == 1:
+            if t in first_r and (first_r[t] < 0 or r < first_r[t]):
+                first_r[t] = r
+            if r in first_t and (first_t[r] < 0 or t < first_t[r]):
+                first_t[r] = t
+    by_end: dict[tuple[int, int], list[int]] = {}
+    for k in squares:
+        t, n, r, _, _ = objs[k]
+        if 0 <= first_r[t] < r or 0 <= first_t[r] < t:
+            by_end.setdefault((t + n - 1, r + n - 1), []).append(k)
+    out = {}
+    for (t, r), ms in by_end.items():
+        for k in _one_word_at(objs, t, r):
+            out[k] = ms
+    return out
+
+
+def _one_word_at(objs: list[Match], t: int, r: int):
+    """Numbers of the one-word non-exact objects from test word ``t`` to reference word ``r``
+    (objects are in option order: by reference start first, found by bisection)."""
+    lo, hi = 0, len(objs)
+    while lo < hi:  # the first object starting at reference word r
+        mid = (lo + hi) // 2
+        if objs[mid][2] < r:
+            lo = mid + 1
+        else:
+            hi = mid
+    for k in range(lo, len(objs)):
+        o = objs[k]
+        if o[2] != r:
+            break
+        if o[0] == t and o[1] == 1 and o[3] == 1 and o[4] != EXACT:
+            yield k
+
+
+def end_twin_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (P, M) where M is an end twin of P (:func:`end_twins`), as positions in ``sel``
+    (whole pairs, grouped by pair)."""
+    p, st = c.pair[sel], c.stage[sel]
+    ts, tl, rs, rl = c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel]
+    none = np.zeros(0, dtype=np.int64)
+    sq = np.flatnonzero((st != EXACT) & (tl == rl) & (tl > 1))
+    if sq.size == 0:
+        return none, none
+    # the earliest exact one-word reading of each test / reference word (64: none)
+    ex = (st == EXACT) & (tl == 1) & (rl == 1)
+    first_r = np.full(int(p.max()) * 64 + 64, 64, dtype=np.int64)
+    first_t = first_r.copy()
+    np.minimum.at(first_r, p[ex] * 64 + ts[ex], rs[ex])
+    np.minimum.at(first_t, p[ex] * 64 + rs[ex], ts[ex])
+    sq = sq[(first_r[p[sq] * 64 + ts[sq]] < rs[sq]) | (first_t[p[sq] * 64 + rs[sq]] < ts[sq])]
+    one = np.flatnonzero((st != EXACT) & (tl == 1) & (rl == 1))
+    if sq.size == 0 or one.size == 0:
+        return none, none
+    ends = (p[sq] * 64 + ts[sq] + tl[sq] - 1) * 64 + rs[sq] + rl[sq] - 1
+    order = np.argsort(ends, kind="stable")
+    ends = ends[order]
+    key = (p[one] * 64 + ts[one]) * 64 + rs[one]
+    lo = np.searchsorted(ends, key)
+    owner, at = expand_ranges(lo, np.searchsorted(ends, key, side="right") - lo)
+    return one[owner], sq[order[at]]
