@@ -178,7 +178,7 @@ def _search(
         tracked[k] = True
     # spec38c (6.3): a one-word object P is contested once the kept list also holds one of its
     # end twins (a square paraphrase ending on P's words); both are tracked.
-    ends = end_twins(objs)
+    ends = end_twins(objs) if square else {}  # (an end twin is in `square`)
     for k, ms in ends.items():
         tracked[k] = True
         for m in ms:

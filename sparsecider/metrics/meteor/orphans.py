@@ -321,71 +321,43 @@ def end_twins(objs: list[Match]) -> dict[int, list[int]]:
     dict
         ``P -> [M, ...]`` (object numbers), only for objects P that have some.
     """
-    squares = [k for k, o in enumerate(objs) if o[1] == o[3] > 1 and o[4] != EXACT]
-    if not squares:
-        return {}
-    # the earliest exact one-word reading of the squares' first test / reference words
-    first_r = dict.fromkeys((objs[k][0] for k in squares), -1)
-    first_t = dict.fromkeys((objs[k][2] for k in squares), -1)
-    for t, tl, r, rl, stage in objs:
-        if stage == EXACT and tl == 1 and rl == 1:
-            if t in first_r and (first_r[t] < 0 or r < first_r[t]):
-                first_r[t] = r
-            if r in first_t and (first_t[r] < 0 or t < first_t[r]):
-                first_t[r] = t
-    by_end: dict[tuple[int, int], list[int]] = {}
-    for k in squares:
-        t, n, r, _, _ = objs[k]
-        if 0 <= first_r[t] < r or 0 <= first_t[r] < t:
-            by_end.setdefault((t + n - 1, r + n - 1), []).append(k)
-    out = {}
-    for (t, r), ms in by_end.items():
-        for k in _one_word_at(objs, t, r):
-            out[k] = ms
+    a = np.fromiter(chain.from_iterable(objs), np.int64, 5 * len(objs)).reshape(-1, 5)
+    ts, tl, rs, rl, stage = a.T
+    ps, ms = _end_pairs(np.zeros(len(objs), dtype=np.int64), ts, tl, rs, rl, stage)
+    out: dict[int, list[int]] = {}
+    for k, m in zip(ps.tolist(), ms.tolist(), strict=True):
+        out.setdefault(k, []).append(m)
     return out
-
-
-def _one_word_at(objs: list[Match], t: int, r: int):
-    """Numbers of the one-word non-exact objects from test word ``t`` to reference word ``r``
-    (objects are in option order: by reference start first, found by bisection)."""
-    lo, hi = 0, len(objs)
-    while lo < hi:  # the first object starting at reference word r
-        mid = (lo + hi) // 2
-        if objs[mid][2] < r:
-            lo = mid + 1
-        else:
-            hi = mid
-    for k in range(lo, len(objs)):
-        o = objs[k]
-        if o[2] != r:
-            break
-        if o[0] == t and o[1] == 1 and o[3] == 1 and o[4] != EXACT:
-            yield k
 
 
 def end_twin_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every (P, M) where M is an end twin of P (:func:`end_twins`), as positions in ``sel``
     (whole pairs, grouped by pair)."""
-    p, st = c.pair[sel], c.stage[sel]
-    ts, tl, rs, rl = c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel]
+    return _end_pairs(c.pair[sel], c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel], c.stage[sel])
+
+
+def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray]:
+    """The (P, M) of :func:`end_twins` among objects of groups ``g`` (non-decreasing; a pair
+    each), as positions, grouped by P."""
     none = np.zeros(0, dtype=np.int64)
-    sq = np.flatnonzero((st != EXACT) & (tl == rl) & (tl > 1))
-    if sq.size == 0:
-        return none, none
-    # the earliest exact one-word reading of each test / reference word (64: none)
-    ex = (st == EXACT) & (tl == 1) & (rl == 1)
-    first_r = np.full(int(p.max()) * 64 + 64, 64, dtype=np.int64)
-    first_t = first_r.copy()
-    np.minimum.at(first_r, p[ex] * 64 + ts[ex], rs[ex])
-    np.minimum.at(first_t, p[ex] * 64 + rs[ex], ts[ex])
-    sq = sq[(first_r[p[sq] * 64 + ts[sq]] < rs[sq]) | (first_t[p[sq] * 64 + rs[sq]] < ts[sq])]
-    one = np.flatnonzero((st != EXACT) & (tl == 1) & (rl == 1))
+    sq = np.flatnonzero((stage != EXACT) & (tl == rl) & (tl > 1))
+    one = np.flatnonzero((stage != EXACT) & (tl == 1) & (rl == 1))
     if sq.size == 0 or one.size == 0:
         return none, none
-    ends = (p[sq] * 64 + ts[sq] + tl[sq] - 1) * 64 + rs[sq] + rl[sq] - 1
+    # each group's words as g * n + position; the earliest exact one-word reading of each
+    # test / reference word (n: none)
+    n = int(max((ts + tl).max(), (rs + rl).max())) + 1
+    ex = (stage == EXACT) & (tl == 1) & (rl == 1)
+    first_r = np.full(int(g[-1]) * n + n, n, dtype=np.int64)
+    first_t = first_r.copy()
+    np.minimum.at(first_r, g[ex] * n + ts[ex], rs[ex])
+    np.minimum.at(first_t, g[ex] * n + rs[ex], ts[ex])
+    sq = sq[(first_r[g[sq] * n + ts[sq]] < rs[sq]) | (first_t[g[sq] * n + rs[sq]] < ts[sq])]
+    # P on the last two words of M: a join on (group, test word, reference word)
+    ends = (g[sq] * n + ts[sq] + tl[sq] - 1) * n + rs[sq] + rl[sq] - 1
     order = np.argsort(ends, kind="stable")
     ends = ends[order]
-    key = (p[one] * 64 + ts[one]) * 64 + rs[one]
+    key = (g[one] * n + ts[one]) * n + rs[one]
     lo = np.searchsorted(ends, key)
     owner, at = expand_ranges(lo, np.searchsorted(ends, key, side="right") - lo)
     return one[owner], sq[order[at]]
