@@ -709,3 +709,42 @@ def test_enclosed_one_word_match_and_square_exposed_off_the_diagonal(res, monkey
         "14 14 10 7 1 1 4 4 0 0 0 0 1 1 0 0 1 1 1 1 6 8 8",
     ]
     _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
+_END_TWIN_TOYS = {"U1": (1, 3, 40), "U2": (1, 3, 40), "U3": (1, 3, 40), "U4": (1, 3, 40)}
+
+
+def test_one_word_paraphrase_at_the_end_of_a_square_one_is_contested(res, monkeypatch):
+    # `x a small`/`a a narrow road`: the one-word `small`/`narrow` ends the square `a small`/
+    # `a narrow`, whose test `a` has an exact reading at the earlier reference `a`: once both
+    # are kept `small`/`narrow` is contested, and at -x 40 the jar keeps only `a`/`a` (U1-U3;
+    # METEOR_BEHAVIOUR.md 6.3, spec38c).  U4 (`road` matched too) keeps it at every beam.
+    _check_toy_runs(res, _END_TWIN_TOYS)
+    # COCO val2014 pairs 15380, 18847, 35168, 35590 of the all-modules probe (first reference
+    # only): the jar's statistics lines (ground_truth/coco_single_probe.json.gz, pycocoevalcap's
+    # way), on both paths.
+    pairs = [
+        (
+            "A large teddy bear with a heart is in the garbage.",
+            "A teddy bear with a giant heart sits inside a green bin. ",
+        ),
+        (
+            "This is a picture of a boy with his skateboard.",
+            "A young man standing in front of a fence holding a skateboard.",
+        ),
+        (
+            "A man is bending down by the water with a frisbee.",
+            "A boy bending to look at something on the edge of a pond.",
+        ),
+        (
+            "A woman in a scarf cooks using a huge ladel",
+            "A woman cooks in a large black skillet.",
+        ),
+    ]
+    jar = [
+        "12 13 7 5 3 3 4 4 0 0 0 0 0 0 0 0 0 1 1 0 4 8 8",
+        "11 13 8 6 1 1 4 4 0 0 0 0 0 0 0 0 0 0 0 0 3 5 5",
+        "12 14 7 8 1 1 4 4 0 0 0 0 0 0 0 0 0 0 0 0 5 5 5",
+        "10 9 4 4 2 2 3 3 0 0 0 0 0 0 0 0 0 0 0 0 3 5 5",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)

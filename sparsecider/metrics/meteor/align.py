@@ -17,14 +17,16 @@ or one with the same reference start is in the kept list (after the cut); before
 contest among the objects taken at j spreads to all of them ("check 1s").  A non-exact object
 whose test and reference lengths differ becomes contested once the kept list also holds an
 exact one-word object it *orphans* (inside it on one side only, every other object on that
-exact word overlapping it: the orphan rule).  Every match counts in the fourth key except a
-contested object with a *square twin*: an object longer than one word on both sides with the
-same test and reference starts (or being one), starting on the diagonal (test start ==
-reference start).  The key's third term (``spec36e``) counts the same matches less the
-contested one-word objects whose span pair is proposed twice or more (one with a square twin
-too is taken off twice, as in the specification's model, ``align_model2``).  An *enclosed*
-one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from the start, has a
-square twin and is never certain.
+exact word overlapping it: the orphan rule); a one-word non-exact object, once the kept list
+also holds one of its *end twins* (``spec38c``: :func:`~.orphans.end_twins`).  Every match
+counts in the fourth key except a contested object with a *square twin*: an object longer
+than one word on both sides with the same test and reference starts (or being one), starting
+on the diagonal (test start == reference start).  The key's third term (``spec36e``) counts
+the same matches less the contested one-word objects whose span pair is proposed twice or
+more, or (``spec38c``) that have an end twin starting on the diagonal and no square twin (one
+with a square twin too is taken off twice, as in the specification's model, ``align_model2``).
+An *enclosed* one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from
+the start, has a square twin and is never certain.
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
@@ -41,7 +43,7 @@ from .certain import certain, short_siblings
 from .diagonal import diagonal_squares
 from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
-from .orphans import Orphans
+from .orphans import Orphans, end_twins
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -179,6 +181,13 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     orph = Orphans(objs)
     for k in (*orph.ms, *orph.xs):
         tracked[k] = True
+    # spec38c (6.3): a one-word object P is contested once the kept list also holds one of its
+    # end twins (a square paraphrase ending on P's words); both are tracked.
+    ends = end_twins(objs) if square else {}  # (an end twin is in `square`)
+    for k, ms in ends.items():
+        tracked[k] = True
+        for m in ms:
+            tracked[m] = True
     # (spec36a: only on the diagonal, test start == reference start)
     twin = {
         k
@@ -188,6 +197,11 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     # Contestable objects whose span pair is proposed twice or more: once contested they
     # stop counting in spec36e's term (the key's third).
     dup = {k for k in range(len(objs)) if can[k] and len(props[objs[k][:4]]) > 1}
+    # (spec38c: and those with an end twin starting on the diagonal, unless they have a
+    # square twin: as a second proposal would)
+    dup.update(
+        k for k, ms in ends.items() if k not in twin and any(objs[m][0] == objs[m][2] for m in ms)
+    )
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
     # spec38b: enclosed one-word objects are contested from the start (marked below), count
@@ -292,7 +306,8 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
             # together).  Only an object taken here can complete a pair.
             new_m = [k for k in here if k in added and k in orph.ms and k not in flagged]
             new_x = [k for k in here if k in added and k in orph.xs]
-            if new_m or new_x or len(here) > 1:
+            new_p = [k for k in here if k in added and k in ends and k not in flagged]
+            if new_m or new_x or new_p or len(here) > 1:
                 kept = set()
                 for st in states:
                     kept |= st[1]
@@ -306,6 +321,9 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
                         for m in orph.orphaning(x):
                             if m not in flagged and m in kept and orph.orphans(m, x):
                                 orphan(m)
+                for k in new_p:  # spec38c: P and an end twin both kept
+                    if k in kept and any(m in kept for m in ends[k]):
+                        flag(k)
                 both = [k for k in here if k in kept]
                 if len(both) > 1:
                     for k in both:

@@ -22,7 +22,7 @@ from .certain import certain_rows, short_sibling_rows
 from .diagonal import diagonal_square_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
-from .orphans import orphan_pairs
+from .orphans import end_twin_pairs, orphan_pairs
 
 __all__ = ["align_pairs"]
 
@@ -110,8 +110,9 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     objects with its test start; which pairs need more than 64 bits; which objects can be
     contested and have a square twin (an object longer than one word on both sides with the
     same two starts, or are one; on the diagonal only); which can be contested and share
-    their span pair with another proposal (spec36e); and the orphan pairs (M, X) of
-    :func:`~.orphans.orphan_pairs`."""
+    their span pair with another proposal (spec36e), or have an end twin on the diagonal
+    (spec38c); and the orphan pairs (M, X) of :func:`~.orphans.orphan_pairs` with the end
+    twin pairs (P, M) of :func:`~.orphans.end_twin_pairs`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     shared = []  # per side: another object has its start and one of them can be contested
@@ -123,6 +124,13 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     relevant = shared[0] | shared[1]
     # the orphan rule's objects: their presence in the kept list is what counts
     om, ox = orphan_pairs(c, sel)
+    # spec38c: (P, M), P contested once the kept list holds it and its end twin M, searched
+    # with the orphan rule's (M, X) (the first object is the one contested)
+    ep, em = end_twin_pairs(c, sel)
+    if ep.size:
+        om, ox = np.concatenate((om, ep)), np.concatenate((ox, em))
+        by_pair = np.argsort(p[om], kind="stable")
+        om, ox = om[by_pair], ox[by_pair]
     relevant[om] = relevant[ox] = True
     # bit numbers: the relevant objects of a pair in order
     before = np.cumsum(relevant) - relevant
@@ -154,6 +162,8 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         table, mine = np.sort(starts[rows]), rows[can[rows]]
         q = starts[mine]
         dup[mine] = np.searchsorted(table, q, "right") - np.searchsorted(table, q) > 1
+    # (spec38c: so do those with an end twin starting on the diagonal and no square twin)
+    dup[ep[(c.ts[sel[em]] == c.rs[sel[em]]) & ~twin[ep]]] = True
     return bit, cbit, tgm, too_many, twin, dup, (om, ox)
 
 
@@ -361,7 +371,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
                 _check1(flagged, present, *check1)  # check 1b
             _, krows = expand_ranges(kstart[lg], kcnt[lg])
             kpresent = np.bitwise_or.reduceat(kbits[krows], np.cumsum(kcnt[lg]) - kcnt[lg])
-            # The orphan rule: M and an object it orphans both in the kept list.
+            # The orphan rule: M and an object it orphans both in the kept list (and
+            # spec38c: P and an end twin).
             lo = np.searchsorted(o_slot, slots)
             g, r = expand_ranges(lo, np.searchsorted(o_slot, slots, side="right") - lo)
             on = ((kpresent[g] & o_mbit[r]) != 0) & ((kpresent[g] & o_xbit[r]) != 0)

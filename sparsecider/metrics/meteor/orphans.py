@@ -8,6 +8,10 @@ it), and no other exact object on X's word inside M lies inside M on both sides 
 would be an alternative): once M is taken, X's words have no candidate left.  The relation is
 static per pair; the search contests M once its kept list holds M and an X it orphans.
 
+:func:`end_twins` / :func:`end_twin_pairs` give a relation of the same kind (``spec38c``): a
+one-word non-exact object at the end of a square paraphrase whose first words have an earlier
+exact reading is contested once the kept list holds both.
+
 :class:`Orphans` answers the search's questions for one pair without listing every (M, X):
 a long caption can have thousands of each.  :func:`orphan_pairs` lists them for many short
 pairs at once (at most 64 tokens a side, so few per pair).
@@ -22,7 +26,7 @@ import numpy as np
 from .batch import Candidates, expand_ranges, heads
 from .matchers import EXACT
 
-__all__ = ["Orphans", "orphan_pairs"]
+__all__ = ["Orphans", "end_twin_pairs", "end_twins", "orphan_pairs"]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -298,3 +302,62 @@ def _marks(words: dict, n: int) -> np.ndarray:
     out = np.zeros(n, dtype=bool)
     out[list(words)] = True
     return out
+
+
+def end_twins(objs: list[Match]) -> dict[int, list[int]]:
+    """The *end twins* of each one-word non-exact object P (specification 6.3, ``spec38c``).
+
+    An end twin of P is a non-exact square object M (test and reference lengths equal, two or
+    more) ending on P's two words, whose first test word has an exact one-word reading at an
+    earlier reference position or whose first reference word has one at an earlier test
+    position.  The search contests P once its kept list holds P and one of them.
+
+    Parameters
+    ----------
+    objs : list of (t_start, t_len, r_start, r_len, stage)
+
+    Returns
+    -------
+    dict
+        ``P -> [M, ...]`` (object numbers), only for objects P that have some.
+    """
+    a = np.fromiter(chain.from_iterable(objs), np.int64, 5 * len(objs)).reshape(-1, 5)
+    ts, tl, rs, rl, stage = a.T
+    ps, ms = _end_pairs(np.zeros(len(objs), dtype=np.int64), ts, tl, rs, rl, stage)
+    out: dict[int, list[int]] = {}
+    for k, m in zip(ps.tolist(), ms.tolist(), strict=True):
+        out.setdefault(k, []).append(m)
+    return out
+
+
+def end_twin_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (P, M) where M is an end twin of P (:func:`end_twins`), as positions in ``sel``
+    (whole pairs, grouped by pair)."""
+    return _end_pairs(c.pair[sel], c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel], c.stage[sel])
+
+
+def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray]:
+    """The (P, M) of :func:`end_twins` among objects of groups ``g`` (non-decreasing; a pair
+    each), as positions, grouped by P."""
+    none = np.zeros(0, dtype=np.int64)
+    sq = np.flatnonzero((stage != EXACT) & (tl == rl) & (tl > 1))
+    one = np.flatnonzero((stage != EXACT) & (tl == 1) & (rl == 1))
+    if sq.size == 0 or one.size == 0:
+        return none, none
+    # each group's words as g * n + position; the earliest exact one-word reading of each
+    # test / reference word (n: none)
+    n = int(max((ts + tl).max(), (rs + rl).max())) + 1
+    ex = (stage == EXACT) & (tl == 1) & (rl == 1)
+    first_r = np.full(int(g[-1]) * n + n, n, dtype=np.int64)
+    first_t = first_r.copy()
+    np.minimum.at(first_r, g[ex] * n + ts[ex], rs[ex])
+    np.minimum.at(first_t, g[ex] * n + rs[ex], ts[ex])
+    sq = sq[(first_r[g[sq] * n + ts[sq]] < rs[sq]) | (first_t[g[sq] * n + rs[sq]] < ts[sq])]
+    # P on the last two words of M: a join on (group, test word, reference word)
+    ends = (g[sq] * n + ts[sq] + tl[sq] - 1) * n + rs[sq] + rl[sq] - 1
+    order = np.argsort(ends, kind="stable")
+    ends = ends[order]
+    key = (g[one] * n + ts[one]) * n + rs[one]
+    lo = np.searchsorted(ends, key)
+    owner, at = expand_ranges(lo, np.searchsorted(ends, key, side="right") - lo)
+    return one[owner], sq[order[at]]
