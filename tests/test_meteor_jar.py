@@ -50,8 +50,9 @@ N_COCO = 3000
 # the model does; spec37b, N46, fixes 524, 599, 747, 860, 872, 1103, 1985, 2343 and breaks
 # 1992, 2004; with both, 56 -> 49; spec37d, N48, fixes 109, 367, 1877, 2061, 2560: 44;
 # spec38a, N55, breaks 2926 as the model does: `a ball`/`a court` is no longer preferred,
-# its exact `a` pair has other readings: 45).
-KNOWN_COCO_DIFFERENCES = 999
+# its exact `a` pair has other readings: 45; spec38b, N53, and spec38c, N54, change none of the
+# 3,000).
+KNOWN_COCO_DIFFERENCES = 45
 
 
 @pytest.fixture(scope="module")
@@ -177,8 +178,9 @@ def test_array_path_equals_the_per_pair_code(res):
 # made by tests/fixtures/meteor_spec/make_align_examples.py): modules, beam size, jar alignment.
 TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # Cited runs of the scorer's alignment type the search reproduces (of 501); the others are the
-# open questions of section 6.5.  A regression guard: it may only grow.
-KNOWN_TOYS_REPRODUCED = 0
+# open questions of section 6.5.  A regression guard: it may only grow (324 before spec38a-c;
+# with their ports 405: S, T and U runs gained, S3 at -x 2 lost as by the model).
+KNOWN_TOYS_REPRODUCED = 405
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
