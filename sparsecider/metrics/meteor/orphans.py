@@ -374,8 +374,11 @@ def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray]:
         return none, none
     # an exact one-word reading of M's first test word at an earlier reference word, or of
     # its first reference word at an earlier test word: sorted (group, word, other word) keys
-    ex = np.flatnonzero((stage == EXACT) & (tl == 1) & (rl == 1))
-    gm, e = g[ms], g[ex]
+    # (the exact objects of M's groups only: few)
+    gm, of_m = g[ms], np.zeros(int(g.max()) + 1, dtype=bool)
+    of_m[gm] = True
+    ex = np.flatnonzero((stage == EXACT) & (tl == 1) & (rl == 1) & of_m[g])
+    e = g[ex]
     by_t, by_r = np.sort((e * n + ts[ex]) * n + rs[ex]), np.sort((e * n + rs[ex]) * n + ts[ex])
     base_t, base_r = (gm * n + ts[ms]) * n, (gm * n + rs[ms]) * n
     ok = np.searchsorted(by_t, base_t + rs[ms]) > np.searchsorted(by_t, base_t)
