@@ -106,9 +106,7 @@ def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
         return out  # the common case: no square paraphrase on the diagonal
     rows = sel[cand]
     # the rows of their pairs only (c is sorted by pair; sel holds whole pairs)
-    pairs = np.unique(c.pair[rows])
-    lo = np.searchsorted(c.pair, pairs)
-    mine = expand_ranges(lo, np.searchsorted(c.pair, pairs, side="right") - lo)[1]
+    mine = _rows_of(c, rows)
     key = (c.pair[mine] * 64 + c.ts[mine]) * 64 + c.rs[mine]
     rkey = (c.pair[rows] * 64 + c.ts[rows]) * 64 + c.rs[rows]
     ck = np.unique(rkey)
@@ -118,6 +116,8 @@ def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
     keep = found[np.searchsorted(ck, rkey)]
     cand, rows, rkey = cand[keep], rows[keep], rkey[keep]
     if cand.size:
+        # only the pairs of the squares kept (the rest cannot count)
+        mine = _rows_of(c, rows)
         n = c.rl[rows]
         own, i = expand_ranges(np.zeros(cand.size, dtype=np.int64), c.tl[rows] * n)
         cell = rkey[own] + (i // n[own]) * 64 + i % n[own]
@@ -130,29 +130,40 @@ def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
     return out
 
 
+def _rows_of(c: Candidates, rows: np.ndarray) -> np.ndarray:
+    """Every row of ``c`` (sorted by pair) of the pairs of ``rows``, ascending (a mask over the
+    pairs: cheaper than np.unique and two searches)."""
+    has = np.zeros(int(c.pair[-1]) + 1, dtype=bool)
+    has[c.pair[rows]] = True
+    return np.flatnonzero(has[c.pair])
+
+
 def _span_counts(c: Candidates, among: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Per row of ``rows``: how many rows of ``among`` (whole pairs) have its span pair."""
+    """Per row of ``rows``: how many rows of ``among`` (whole pairs, ascending) have its span
+    pair."""
 
     def key(r: np.ndarray) -> np.ndarray:
-        starts = (c.pair[r].astype(np.int64) * 64 + c.ts[r]) * 64 + c.rs[r]
-        return (starts * 64 + c.tl[r]) * 64 + c.rl[r]
+        # (c's own order, so that the keys of ascending rows come sorted)
+        t = (c.pair[r].astype(np.int64) * 64 + c.ts[r]) * 64 + c.tl[r]
+        return (t * 64 + c.rs[r]) * 64 + c.rl[r]
 
-    table, q = np.sort(key(among)), key(rows)
+    table, q = key(among), key(rows)
     return np.searchsorted(table, q, "right") - np.searchsorted(table, q)
 
 
 def _sole_rows(c: Candidates, among: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_sole` on rows (``among``: whole pairs): the sorted keys ``(pair * 64 + t) * 64
-    + r`` of the exact objects that are sole readings, counting exact readings only, and
-    readings of every stage."""
+    """:func:`_sole` on rows (``among``: whole pairs, ascending): the sorted keys ``(pair * 64
+    + t) * 64 + r`` of the exact objects that are sole readings, counting exact readings only,
+    and readings of every stage."""
     one = among[(c.tl[among] == 1) & (c.rl[among] == 1)]
     p = c.pair[one].astype(np.int64)
     t, tk, rk = c.ts[one], p * 64 + c.ts[one], p * 64 + c.rs[one]
     cell, e = tk * 64 + c.rs[one], c.stage[one] == EXACT
+    # (c is by (pair, t_start, t_len, r_start, ...): the one-word rows come sorted by cell)
     out = []
     for by in (e, np.ones(e.size, dtype=bool)):
         # another reference word for its test word: more readings of t than of the cell
-        tab_t, tab_c = np.sort(tk[by]), np.sort(cell[by])
+        tab_t, tab_c = tk[by], cell[by]
         other = np.searchsorted(tab_t, tk[e], "right") - np.searchsorted(tab_t, tk[e])
         other -= np.searchsorted(tab_c, cell[e], "right") - np.searchsorted(tab_c, cell[e])
         # a later test word for its reference word: readings of r by test words after t
@@ -160,5 +171,5 @@ def _sole_rows(c: Candidates, among: np.ndarray) -> tuple[np.ndarray, np.ndarray
         later = np.searchsorted(tab_r, rk[e] * 64 + 63, "right") > np.searchsorted(
             tab_r, rk[e] * 64 + t[e], "right"
         )
-        out.append(np.sort(cell[e][(other == 0) & ~later]))
+        out.append(cell[e][(other == 0) & ~later])
     return out[0], out[1]

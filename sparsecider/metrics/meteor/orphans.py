@@ -333,7 +333,23 @@ def end_twins(objs: list[Match]) -> dict[int, list[int]]:
 def end_twin_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every (P, M) where M is an end twin of P (:func:`end_twins`), as positions in ``sel``
     (whole pairs, grouped by pair)."""
-    return _end_pairs(c.pair[sel], c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel], c.stage[sel])
+    # only pairs holding both a non-exact square object and a non-exact one-word object can
+    # hold one (few): the rule is per pair, so the rest are dropped before gathering
+    loose = c.stage[sel] != EXACT
+    tl, rl = c.tl[sel], c.rl[sel]
+    p = c.pair[sel]
+    pairs_sq = p[loose & (tl == rl) & (tl > 1)]
+    if pairs_sq.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    both = np.zeros(int(p.max()) + 1, dtype=np.int8)
+    both[pairs_sq] = 1
+    both[p[loose & (tl == 1) & (rl == 1)]] |= 2
+    pos = np.flatnonzero(both[p] == 3)
+    if pos.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    r = sel[pos]
+    ep, em = _end_pairs(c.pair[r], c.ts[r], c.tl[r], c.rs[r], c.rl[r], c.stage[r])
+    return pos[ep], pos[em]
 
 
 def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray]:
@@ -344,20 +360,27 @@ def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray]:
     one = np.flatnonzero((stage != EXACT) & (tl == 1) & (rl == 1))
     if sq.size == 0 or one.size == 0:
         return none, none
-    # each group's words as g * n + position; the earliest exact one-word reading of each
-    # test / reference word (n: none)
     n = int(max((ts + tl).max(), (rs + rl).max())) + 1
-    ex = (stage == EXACT) & (tl == 1) & (rl == 1)
-    first_r = np.full(int(g[-1]) * n + n, n, dtype=np.int64)
-    first_t = first_r.copy()
-    np.minimum.at(first_r, g[ex] * n + ts[ex], rs[ex])
-    np.minimum.at(first_t, g[ex] * n + rs[ex], ts[ex])
-    sq = sq[(first_r[g[sq] * n + ts[sq]] < rs[sq]) | (first_t[g[sq] * n + rs[sq]] < ts[sq])]
-    # P on the last two words of M: a join on (group, test word, reference word)
+    # P on the last two words of M: a join on (group, test word, reference word), first (few
+    # match; the exact readings are then looked up for those M only)
     ends = (g[sq] * n + ts[sq] + tl[sq] - 1) * n + rs[sq] + rl[sq] - 1
     order = np.argsort(ends, kind="stable")
     ends = ends[order]
     key = (g[one] * n + ts[one]) * n + rs[one]
     lo = np.searchsorted(ends, key)
     owner, at = expand_ranges(lo, np.searchsorted(ends, key, side="right") - lo)
-    return one[owner], sq[order[at]]
+    ps, ms = one[owner], sq[order[at]]
+    if ms.size == 0:
+        return none, none
+    # an exact one-word reading of M's first test word at an earlier reference word, or of
+    # its first reference word at an earlier test word: sorted (group, word, other word) keys
+    # (the exact objects of M's groups only: few)
+    gm, of_m = g[ms], np.zeros(int(g.max()) + 1, dtype=bool)
+    of_m[gm] = True
+    ex = np.flatnonzero((stage == EXACT) & (tl == 1) & (rl == 1) & of_m[g])
+    e = g[ex]
+    by_t, by_r = np.sort((e * n + ts[ex]) * n + rs[ex]), np.sort((e * n + rs[ex]) * n + ts[ex])
+    base_t, base_r = (gm * n + ts[ms]) * n, (gm * n + rs[ms]) * n
+    ok = np.searchsorted(by_t, base_t + rs[ms]) > np.searchsorted(by_t, base_t)
+    ok |= np.searchsorted(by_r, base_r + ts[ms]) > np.searchsorted(by_r, base_r)
+    return ps[ok], ms[ok]
