@@ -11,7 +11,7 @@ twin (it counts neither in the fourth key nor in ``spec36e``'s term) and as neve
 *Exposed squares* ("Ties between a square paraphrase and an exact word it exposes, off the
 diagonal"): a non-exact square object longer than one word, off the diagonal (test start !=
 reference start), that holds no exact object on both sides and one on one side only, weighs
--1 in the search's fifth key, like :func:`~.certain.diagonal_squares` (on the diagonal: the
+-1 in the search's fifth key, like :func:`~.diagonal.diagonal_squares` (on the diagonal: the
 two never meet on one object).
 
 Hosts and squares are paraphrases, rare in captions: the pairs without one cost one test per
