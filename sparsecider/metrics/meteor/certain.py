@@ -270,16 +270,17 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         out[d[hit & (shortest < rl[d])]] = False
     # spec36d "inner": a non-exact object with the test span starting earlier on the reference
     # side and ending on the same reference word
+    plain = of_odd[st[of_odd] != EXACT]  # the non-exact rows of those pairs (both rules below)
     d = odd[out[odd]]
     if d.size:
-        q = of_odd[st[of_odd] != EXACT]
+        q = plain
         ekey = ((p * 64 + ts) * 64 + tl) * 128 + rs + rl
         hit, earliest = _least_rows(ekey[q], rs[q], ekey[d])
         out[d[hit & (earliest < rs[d])]] = False
     # spec38a "sib": on the diagonal, a non-exact sibling with a longer reference span
     d = odd[out[odd] & (ts[odd] == rs[odd])]
     if d.size:
-        q = of_odd[st[of_odd] != EXACT]
+        q = plain
         skey = ((p * 64 + ts) * 64 + tl) * 64 + rs
         hit, longest = _least_rows(skey[q], -rl[q].astype(np.int64), skey[d])
         out[d[hit & (-longest > rl[d])]] = False

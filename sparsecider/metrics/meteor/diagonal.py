@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .batch import Candidates, expand_ranges, find_sorted
+from .batch import Candidates, expand_ranges, find_sorted, rows_of_pairs
 from .matchers import EXACT
 
 __all__ = ["diagonal_square_rows", "diagonal_squares"]
@@ -106,7 +106,7 @@ def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
         return out  # the common case: no square paraphrase on the diagonal
     rows = sel[cand]
     # the rows of their pairs only (c is sorted by pair; sel holds whole pairs)
-    mine = _rows_of(c, rows)
+    _, mine = rows_of_pairs(c, rows)
     key = (c.pair[mine] * 64 + c.ts[mine]) * 64 + c.rs[mine]
     rkey = (c.pair[rows] * 64 + c.ts[rows]) * 64 + c.rs[rows]
     ck = np.unique(rkey)
@@ -117,7 +117,7 @@ def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
     cand, rows, rkey = cand[keep], rows[keep], rkey[keep]
     if cand.size:
         # only the pairs of the squares kept (the rest cannot count)
-        mine = _rows_of(c, rows)
+        _, mine = rows_of_pairs(c, rows)
         n = c.rl[rows]
         own, i = expand_ranges(np.zeros(cand.size, dtype=np.int64), c.tl[rows] * n)
         cell = rkey[own] + (i // n[own]) * 64 + i % n[own]
@@ -128,14 +128,6 @@ def diagonal_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
         hit = np.where(once[own], find_sorted(sole_any, cell)[1], find_sorted(sole_exact, cell)[1])
         out[cand[np.unique(own[hit])]] = True
     return out
-
-
-def _rows_of(c: Candidates, rows: np.ndarray) -> np.ndarray:
-    """Every row of ``c`` (sorted by pair) of the pairs of ``rows``, ascending (a mask over the
-    pairs: cheaper than np.unique and two searches)."""
-    has = np.zeros(int(c.pair[-1]) + 1, dtype=bool)
-    has[c.pair[rows]] = True
-    return np.flatnonzero(has[c.pair])
 
 
 def _span_counts(c: Candidates, among: np.ndarray, rows: np.ndarray) -> np.ndarray:

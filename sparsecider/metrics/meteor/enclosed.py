@@ -24,7 +24,7 @@ from itertools import compress
 
 import numpy as np
 
-from .batch import Candidates, expand_ranges, find_sorted
+from .batch import Candidates, expand_ranges, find_sorted, rows_of_pairs
 from .matchers import EXACT
 
 __all__ = ["enclosed", "enclosed_rows", "exposed_square_rows", "exposed_squares"]
@@ -90,14 +90,6 @@ def exposed_squares(objs: list[Match]) -> list[int]:
     return [odd[k] for k in np.flatnonzero(one_side & ~both).tolist()]
 
 
-def _rows_of_pairs(c: Candidates, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs of ``rows`` (sorted) and every row of ``c`` of theirs (``c`` is by pair)."""
-    # (a mask over the pairs: cheaper than np.unique and two searches)
-    has = np.zeros(int(c.pair[-1]) + 1, dtype=bool)
-    has[c.pair[rows]] = True
-    return np.flatnonzero(has), np.flatnonzero(has[c.pair])
-
-
 def _cells(p, ts, tl, rs, rl) -> tuple[np.ndarray, ...]:
     """Every (test word, reference word) cell of each span pair: owner, offsets, packed key."""
     own, i = expand_ranges(np.zeros(tl.size, dtype=np.int64), tl * rl)
@@ -141,7 +133,7 @@ def enclosed_rows(c: Candidates, sel: np.ndarray, touch_r: np.ndarray) -> np.nda
     h = sel[is_host[sel]]
     if h.size == 0:
         return out  # the common case: no paraphrase longer on the reference side
-    _, mine = _rows_of_pairs(c, h)
+    _, mine = rows_of_pairs(c, h)
     one = mine[(c.tl[mine] == 1) & (c.rl[mine] == 1) & (c.stage[mine] != EXACT)]
     if one.size == 0:
         return out
@@ -175,7 +167,7 @@ def exposed_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
     if cand.size == 0:
         return out  # the common case: no square paraphrase off the diagonal
     rows = sel[cand]
-    pairs, mine = _rows_of_pairs(c, rows)
+    pairs, mine = rows_of_pairs(c, rows)
     ex = mine[c.stage[mine] == EXACT]
     if ex.size == 0:
         return out
