@@ -181,26 +181,28 @@ def normalize_many(texts: Iterable[str], prefixes: Prefixes) -> list[str]:
 
 
 # Byte classes of the simple shape: 0 anything else, 1 ASCII letter, 2 space, 3 comma, 4 period,
-# 5 line break (between captions), 6 apostrophe, 7 hyphen.  A caption has the simple shape when
-# every pair of consecutive bytes of "\n" + caption + "\n" is allowed: letters, spaces or ", "
-# between letters, an apostrophe or a hyphen between letters, a period only after a letter at
-# the end.
+# 5 line break (between captions), 6 apostrophe, 7 hyphen, 8 digit.  A caption has the simple shape
+# when every pair of consecutive bytes of "\n" + caption + "\n" is allowed: letters, digits,
+# spaces or ", " between letters, an apostrophe or a hyphen between letters, a period only after
+# a letter at the end.  Digits only touch letters, digits, spaces and line breaks: there no step
+# of section 2.1 tells them from letters (the comma, apostrophe and period steps do, elsewhere).
 _CLASS = np.zeros(256, dtype=np.uint16)
 _CLASS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", np.uint8)] = 1
 for _c, _k in ((" ", 2), (",", 3), (".", 4), ("\n", 5), ("'", 6), ("-", 7)):
     _CLASS[ord(_c)] = _k
+_CLASS[np.frombuffer(b"0123456789", np.uint8)] = 8
 _OK = ((5, 1), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (2, 1), (2, 2), (3, 2),
-       (4, 5), (6, 1), (7, 1))  # fmt: skip
-# Flags of three consecutive classes (a, b, c), indexed by a * 64 + b * 8 + c: 1 when the pair
+       (4, 5), (6, 1), (7, 1), (5, 8), (8, 8), (1, 8), (8, 1), (2, 8), (8, 2), (8, 5))  # fmt: skip
+# Flags of three consecutive classes (a, b, c), indexed by a * 256 + b * 16 + c: 1 when the pair
 # (a, b) is not allowed, or when one letter stands between two apostrophes (or two hyphens: the
 # second is not split, the first split consuming the letter, unlike the simple route); 2 for two
 # spaces (collapsed afterwards).  One table read per byte decides both.
-_FLAGS = np.ones(512, dtype=np.uint8)
+_FLAGS = np.ones(4096, dtype=np.uint8)
 for _a, _b in _OK:
-    _FLAGS[_a * 64 + _b * 8 : _a * 64 + _b * 8 + 8] = 0
+    _FLAGS[_a * 256 + _b * 16 : _a * 256 + _b * 16 + 16] = 0
 for _a in (6, 7):
-    _FLAGS[_a * 64 + 8 + _a] = 1
-_FLAGS[2 * 64 + 2 * 8 : 2 * 64 + 2 * 8 + 8] = 2
+    _FLAGS[_a * 256 + 16 + _a] = 1
+_FLAGS[2 * 256 + 2 * 16 : 2 * 256 + 2 * 16 + 16] = 2
 
 
 def _simple_mask(
@@ -218,8 +220,8 @@ def _simple_mask(
     brk = np.flatnonzero(c == 5)
     if brk.size != n + 1:
         return None
-    t = c[:-2] << 6
-    t |= c[1:-1] << 3
+    t = c[:-2] << 8
+    t |= c[1:-1] << 4
     t |= c[2:]
     flags = _FLAGS[t]
     at = np.flatnonzero(flags)  # few: most bytes are fine
@@ -230,8 +232,11 @@ def _simple_mask(
     simple[owner[f == 1]] = False
     spaces = np.zeros(n, dtype=bool)
     spaces[owner[f == 2]] = True
+    if _digit_prefixes(plain):  # then a word with digits may be a prefix: the full route
+        simple[np.searchsorted(brk, np.flatnonzero(c == 8), side="right") - 1] = False
     # The last word before a final period: the letters after the last space, hyphen or line
-    # break (after an apostrophe the word starts with it: never a prefix).
+    # break (after an apostrophe the word starts with it: never a prefix; a digit sends the
+    # caption to the full route).
     end = brk[1:] - 1
     line = np.flatnonzero(simple & (c[end] == 4))
     keep = np.zeros(n, dtype=bool)
@@ -245,7 +250,10 @@ def _simple_mask(
         win = c[np.maximum(e[:, None] - back, 0)]
         other = win != 1
         first = other.argmax(axis=1)
-        ok = np.flatnonzero(other[np.arange(e.size), first] & (win[np.arange(e.size), first] != 6))
+        found = other[np.arange(e.size), first]
+        stop = win[np.arange(e.size), first]
+        simple[line[found & (stop == 8)]] = False  # rare: not worth a route of its own
+        ok = np.flatnonzero(found & (stop != 6) & (stop != 8))
         line, e = line[ok], e[ok]
         start = e - first[ok]
         if known is not None:  # as little-endian integers
@@ -253,11 +261,19 @@ def _simple_mask(
             for d in range(longest):
                 live = e - start > d
                 code[live] |= data[start[live] + d].astype(np.uint64) << np.uint64(8 * d)
-            keep[line[np.isin(code, known)]] = True
+            # known is sorted: a search, cheaper than np.isin's sort of both
+            at = np.minimum(np.searchsorted(known, code), known.size - 1)
+            keep[line[known[at] == code]] = True
         else:
             got = [data[a:b].tobytes() in words for a, b in zip(start, e, strict=True)]
             keep[line[np.asarray(got, dtype=bool)]] = True
     return simple, keep, spaces
+
+
+@lru_cache(maxsize=4)
+def _digit_prefixes(plain: frozenset) -> bool:
+    """Whether a prefix holds a digit (none of the jar's does)."""
+    return any(ch in _DIGITS for w in plain for ch in w)
 
 
 @lru_cache(maxsize=4)
@@ -267,7 +283,7 @@ def _prefix_codes(plain: frozenset) -> tuple[frozenset, np.ndarray | None]:
     words = frozenset(w.encode() for w in plain if w.isascii() and w.isalpha())
     if not words or max(map(len, words)) > 8:
         return words, None
-    return words, np.array([int.from_bytes(w, "little") for w in words], dtype=np.uint64)
+    return words, np.sort(np.array([int.from_bytes(w, "little") for w in words], dtype=np.uint64))
 
 
 def _normalize_distinct(texts: list[str], prefixes: Prefixes) -> list[str]:
