@@ -309,7 +309,8 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     bit = np.uint64(1) << _bit_number(tab.tok, _MIX[0])
     ref_bits = _caption_or(tab, np.where(target[tab.tok], bit, np.uint64(0)))
     hyp_bits = _caption_or(tab, tab.partner_bits[tab.tok])
-    ts_ = np.flatnonzero(tab.partner_bits[a_all] & ref_bits[ref][pt])
+    # != 0: numpy's nonzero is several times faster on bools than on uint64
+    ts_ = np.flatnonzero((tab.partner_bits[a_all] & ref_bits[ref][pt]) != 0)
     rs_ = np.flatnonzero(target[b_all] & ((hyp_bits[hyp][pr] & bit[rj]) != 0))
     ms = np.bincount(pt[ts_], minlength=hyp.size)
     ns = np.bincount(pr[rs_], minlength=ref.size)
@@ -401,7 +402,7 @@ def _paraphrase(
         xo, xi = expand_ranges(u_off[which], u_off[which + 1] - u_off[which])
         qb = _phrase_bit(q)[xi]
         maybe = (seg_bits[sh[xo] * 4 + (qb >> 6)] >> (qb & 63).astype(np.uint64)) & np.uint64(1)
-        keep = np.flatnonzero(maybe)
+        keep = np.flatnonzero(maybe != 0)
         xo, xi = xo[keep], xi[keep]
         left = sh[xo] * n_phr + q[xi]
         li, ri = _join(left, right)

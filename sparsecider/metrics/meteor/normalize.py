@@ -224,7 +224,8 @@ def _simple_mask(
     t |= c[1:-1] << 4
     t |= c[2:]
     flags = _FLAGS[t]
-    at = np.flatnonzero(flags)  # few: most bytes are fine
+    # few: most bytes are fine (a bool mask: numpy's nonzero is several times faster on bools)
+    at = np.flatnonzero(flags != 0)
     # A triple belongs to the caption its first byte is in (or starts, for a break).
     owner = np.searchsorted(brk, at, side="right") - 1
     f = flags[at]

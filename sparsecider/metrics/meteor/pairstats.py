@@ -78,7 +78,7 @@ def _best_ratios(
     before each token of ``tab``."""
     n, width = shape
     best = _covered(*cells, n * width, stage)
-    cell = np.flatnonzero(best)
+    cell = np.flatnonzero(best != 0)  # on bools: numpy's nonzero is several times faster
     row, pos = np.divmod(cell, width)
     kind = 2 * best[cell] + tab.func[first[row] + pos]
     # the words' weights, heaviest first in each row: a few distinct values, so counted
@@ -130,7 +130,7 @@ def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candida
     ratio, matched = [], []
     for start, length, cap in ((c.ts, c.tl, hyp), (c.rs, c.rl, ref)):
         best = _covered(c.pair * 64 + start, length, n * 64, c.stage)
-        cell = np.flatnonzero(best)
+        cell = np.flatnonzero(best != 0)  # on bools: several times faster
         p = cell // 64
         f = tab.func[off[cap][p] + cell % 64]
         # a function word weighs 1 - delta, another delta (specification 4.1)

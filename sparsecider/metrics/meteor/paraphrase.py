@@ -262,7 +262,8 @@ class ParaphraseIndex:
     def _maybe(bits: np.ndarray, h: np.ndarray) -> np.ndarray:
         """Where the hashes' top bits are set in a filter (:func:`phrase_filter`)."""
         f = (h >> np.uint64(64 - FILTER_BITS)).astype(np.int64)
-        return np.flatnonzero((bits[f >> 3] >> (f & 7).astype(np.uint8)) & 1)
+        # 0/1 bytes read as bools: numpy's nonzero is several times faster on bools
+        return np.flatnonzero(((bits[f >> 3] >> (f & 7).astype(np.uint8)) & 1).view(bool))
 
     def _lookup(
         self, h: np.ndarray, maybe: np.ndarray | None = None
@@ -332,7 +333,7 @@ class ParaphraseIndex:
             # one bit address for both filters (phrase, proper prefix)
             f = (h >> np.uint64(64 - FILTER_BITS)).astype(np.int64)
             byte, bit = f >> 3, (f & 7).astype(np.uint8)
-            at, hit = self._lookup(h, np.flatnonzero((self._filter[byte] >> bit) & 1))
+            at, hit = self._lookup(h, np.flatnonzero(((self._filter[byte] >> bit) & 1).view(bool)))
             idx = np.flatnonzero(hit)
             at, st = at[idx], alive[idx]
             # Compare word by word: a hash collision can never make a false match.
@@ -341,7 +342,7 @@ class ParaphraseIndex:
                 same &= self.rows[at, d] == ids[st + d]
             found.append((((st[same] << 3) + length) << _PID_BITS) + at[same])
             if length < MAX_PHRASE:  # only a phrase's proper prefix can grow into a phrase
-                grows = np.flatnonzero((self._prefixes[byte] >> bit) & 1)
+                grows = np.flatnonzero(((self._prefixes[byte] >> bit) & 1).view(bool))
                 alive, h = alive[grows], h[grows]
         # (start, length, phrase id) packed in one integer each: sorting the integers orders
         # by start then length (each list is sorted already: the stable sort merges them).
