@@ -10,6 +10,7 @@ positions would not fit the 64-bit masks of :mod:`.beam`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
@@ -79,6 +80,14 @@ class CaptionTable:
     def lengths(self) -> np.ndarray:
         """Number of tokens of each caption."""
         return np.diff(self.off)
+
+    @cached_property
+    def func_before(self) -> np.ndarray:
+        """Function words before each token (and in all, last); made once per chunk, for the
+        score bounds and statistics that read it several times."""
+        out = np.zeros(self.func.size + 1, dtype=np.int64)
+        np.cumsum(self.func, out=out[1:])
+        return out
 
 
 @dataclass
@@ -232,7 +241,7 @@ def _keyed(right: np.ndarray) -> tuple[np.ndarray, ...]:
     """``right`` prepared for :func:`_join` (sorted once for several joins)."""
     order = np.argsort(right, kind="stable")
     rs = right[order]
-    head = np.flatnonzero(np.r_[True, rs[1:] != rs[:-1]]) if rs.size else np.zeros(0, np.int64)
+    head = np.flatnonzero(heads(rs))
     return order, head, rs[head], np.diff(head, append=rs.size)
 
 

@@ -7,7 +7,13 @@ import numpy as np
 from .batch import Candidates, CaptionTable, expand_ranges, find_sorted
 from .stats import ALPHA, BETA, DELTA, GAMMA, N_STATS, WEIGHTS
 
-__all__ = ["alignment_statistics", "multi_word_bounds", "one_word_bounds", "score_bounds"]
+__all__ = [
+    "alignment_statistics",
+    "multi_word_bounds",
+    "one_word_bounds",
+    "score_bounds",
+    "tight_bounds",
+]
 
 # The module weights' distinct values, lightest first (0: none), and each stage's code there.
 _VALUE = np.array([0.0, *sorted(set(WEIGHTS))])
@@ -40,7 +46,7 @@ def alignment_statistics(
     """
     n = hyp.size
     off = tab.off
-    func_before = _func_before(tab)
+    func_before = tab.func_before
     n_func = func_before[off[1:]] - func_before[off[:-1]]
     s = np.zeros((n, N_STATS), dtype=np.int64)
     s[:, 0], s[:, 1] = off[hyp + 1] - off[hyp], off[ref + 1] - off[ref]
@@ -93,13 +99,6 @@ def _best_ratios(
     return np.cumsum(weight, axis=1) / den[:, None], cover
 
 
-def _func_before(tab: CaptionTable) -> np.ndarray:
-    """Function words before each token of ``tab`` (and in all, last)."""
-    out = np.zeros(tab.func.size + 1, dtype=np.int64)
-    np.cumsum(tab.func, out=out[1:])
-    return out
-
-
 def _covered(start: np.ndarray, length, n: int, stage: np.ndarray) -> np.ndarray:
     """Per cell (``start`` numbers cells, ``length`` cells from it; None: one), the code of
     the heaviest module covering it (codes 1, 2, ... by weight; 0: none), in ``n`` cells."""
@@ -126,13 +125,13 @@ def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candida
     if c.pair.size == 0:
         return out
     off = tab.off
-    func_before = _func_before(tab)
+    func_before = tab.func_before
     ratio, matched = [], []
     for start, length, cap in ((c.ts, c.tl, hyp), (c.rs, c.rl, ref)):
         best = _covered(c.pair * 64 + start, length, n * 64, c.stage)
         cell = np.flatnonzero(best != 0)  # on bools: several times faster
-        p = cell // 64
-        f = tab.func[off[cap][p] + cell % 64]
+        p = cell >> 6  # shifts, not // and %: numpy's int64 division is slow
+        f = tab.func[off[cap][p] + (cell & 63)]
         # a function word weighs 1 - delta, another delta (specification 4.1)
         num = np.bincount(
             p, weights=_VALUE[best[cell]] * np.where(f, 1.0 - DELTA, DELTA), minlength=n
@@ -153,13 +152,9 @@ def score_bounds(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candida
     return out * (1 + 1e-9)
 
 
-def _pairs_of(
-    tab: CaptionTable, hyp, ref, c: Candidates, which: np.ndarray, *, multi_word: bool
-) -> tuple | None:
-    """The pairs of ``which`` (sorted) that have a candidate longer than one word on some side
-    (``multi_word``) or that have candidates and none such: their candidate rows ``k``, each
-    row's slot among them, their places in ``which``, the pairs, their two caption lengths and
-    the longest caption (None when no pair qualifies)."""
+def _rows_of(c: Candidates, which: np.ndarray) -> tuple:
+    """The candidate rows ``k`` of the pairs ``which`` (sorted), each row's place in ``which``,
+    and per pair whether it has a candidate longer than one word, and any candidate."""
     # c is sorted by pair: each pair's rows are one range
     lo = np.searchsorted(c.pair, which)
     slot, k = expand_ranges(lo, np.searchsorted(c.pair, which, side="right") - lo)
@@ -167,6 +162,30 @@ def _pairs_of(
     multi[slot[(c.tl[k] > 1) | (c.rl[k] > 1)]] = True
     has = np.zeros(which.size, dtype=bool)
     has[slot] = True
+    return slot, k, multi, has
+
+
+def tight_bounds(
+    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates, which: np.ndarray
+) -> np.ndarray:
+    """:func:`one_word_bounds` and :func:`multi_word_bounds` of the pairs ``which`` (sorted)
+    together (the least of the two), their pairs' candidate rows found once."""
+    rows = _rows_of(c, which)
+    return np.minimum(
+        one_word_bounds(tab, hyp, ref, c, which, rows),
+        multi_word_bounds(tab, hyp, ref, c, which, rows),
+    )
+
+
+def _pairs_of(
+    tab: CaptionTable, hyp, ref, c: Candidates, which: np.ndarray, rows, *, multi_word: bool
+) -> tuple | None:
+    """The pairs of ``which`` (sorted) that have a candidate longer than one word on some side
+    (``multi_word``) or that have candidates and none such: their candidate rows ``k``, each
+    row's slot among them, their places in ``which``, the pairs, their two caption lengths and
+    the longest caption (None when no pair qualifies); ``rows``: :func:`_rows_of` (None:
+    found here)."""
+    slot, k, multi, has = _rows_of(c, which) if rows is None else rows
     mine = (multi == multi_word) & has
     live = np.flatnonzero(mine)
     if live.size == 0:
@@ -181,7 +200,12 @@ def _pairs_of(
 
 
 def one_word_bounds(
-    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates, which: np.ndarray
+    tab: CaptionTable,
+    hyp: np.ndarray,
+    ref: np.ndarray,
+    c: Candidates,
+    which: np.ndarray,
+    rows: tuple | None = None,
 ) -> np.ndarray:
     """Tighter bounds than :func:`score_bounds` for the pairs ``which`` (sorted) whose
     candidates all match one word with one word (others: infinity).
@@ -194,12 +218,12 @@ def one_word_bounds(
     best over M of the score with those values; no fragmentation only when M is both lengths.
     """
     out = np.full(which.size, np.inf)
-    got = _pairs_of(tab, hyp, ref, c, which, multi_word=False)
+    got = _pairs_of(tab, hyp, ref, c, which, rows, multi_word=False)
     if got is None:
         return out
     k, slot, live, pairs, lens, width = got
     off = tab.off
-    func_before = _func_before(tab)
+    func_before = tab.func_before
     ratios, masks, cover = [], [], []
     for start, other, first, length in (
         (c.ts[k], c.rs[k], off[hyp[pairs]], lens[0]),
@@ -232,7 +256,12 @@ def one_word_bounds(
 
 
 def multi_word_bounds(
-    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates, which: np.ndarray
+    tab: CaptionTable,
+    hyp: np.ndarray,
+    ref: np.ndarray,
+    c: Candidates,
+    which: np.ndarray,
+    rows: tuple | None = None,
 ) -> np.ndarray:
     """Tighter bounds than :func:`score_bounds` for the pairs ``which`` (sorted) with a
     candidate longer than one word on some side (others: infinity).
@@ -244,7 +273,7 @@ def multi_word_bounds(
     (Gr likewise).  The bound is the best over (Mt, Mr) of the score with those values.
     """
     out = np.full(which.size, np.inf)
-    got = _pairs_of(tab, hyp, ref, c, which, multi_word=True)
+    got = _pairs_of(tab, hyp, ref, c, which, rows, multi_word=True)
     if got is None:
         return out
     k, slot, live, pairs, lens, width = got
@@ -255,7 +284,7 @@ def multi_word_bounds(
     starts = np.sort(((slot * span) + ts) * span + rs)
     after = ((slot * span) + ts + tl) * span + rs + rl
     joined = find_sorted(starts, after)[1]
-    func_before = _func_before(tab)
+    func_before = tab.func_before
     ratios, cover, glue = [], [], []
     for start, length, first, n in (
         (ts, tl, off[hyp[pairs]], lens[0]),

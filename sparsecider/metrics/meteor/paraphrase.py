@@ -333,9 +333,10 @@ class ParaphraseIndex:
             # one bit address for both filters (phrase, proper prefix)
             f = (h >> np.uint64(64 - FILTER_BITS)).astype(np.int64)
             byte, bit = f >> 3, (f & 7).astype(np.uint8)
-            at, hit = self._lookup(h, np.flatnonzero(((self._filter[byte] >> bit) & 1).view(bool)))
-            idx = np.flatnonzero(hit)
-            at, st = at[idx], alive[idx]
+            maybe = np.flatnonzero(((self._filter[byte] >> bit) & 1).view(bool))
+            # only the windows the filter passes are looked up (no scatter back to all)
+            at, hit = self._lookup_all(h[maybe])
+            at, st = at[hit], alive[maybe[hit]]
             # Compare word by word: a hash collision can never make a false match.
             same = self.rows[at, length] == 0 if length < MAX_PHRASE else np.ones(at.size, bool)
             for d in range(length):

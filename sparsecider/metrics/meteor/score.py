@@ -27,7 +27,7 @@ from .align import align
 from .batch import MAX_FAST, Candidates, candidates_of_pairs, caption_table
 from .beam import align_pairs
 from .normalize import normalize_many
-from .pairstats import alignment_statistics, multi_word_bounds, one_word_bounds, score_bounds
+from .pairstats import alignment_statistics, score_bounds, tight_bounds
 from .resources import Resources, load
 from .segment import Caption, SynonymTypes, alignment_stats, pair_candidates, stats_array
 from .stats import N_STATS, corpus_score, segment_scores, summed
@@ -354,10 +354,7 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
         else:
             # a tighter bound for the pairs still in the running (dearer: only for them)
             maybe = np.flatnonzero(todo)
-            tight = np.minimum(
-                one_word_bounds(tab, hyp, ref, cands, maybe),
-                multi_word_bounds(tab, hyp, ref, cands, maybe),
-            )
+            tight = tight_bounds(tab, hyp, ref, cands, maybe)
             bound[maybe] = np.minimum(bound[maybe], tight)
             todo = ~done & (bound >= best[seg])
         done |= todo
