@@ -186,23 +186,22 @@ def normalize_many(texts: Iterable[str], prefixes: Prefixes) -> list[str]:
 # spaces or ", " between letters, an apostrophe or a hyphen between letters, a period only after
 # a letter at the end.  Digits only touch letters, digits, spaces and line breaks: there no step
 # of section 2.1 tells them from letters (the comma, apostrophe and period steps do, elsewhere).
-_CLASS = np.zeros(256, dtype=np.uint16)
+_CLASS = np.zeros(256, dtype=np.uint8)
 _CLASS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", np.uint8)] = 1
 for _c, _k in ((" ", 2), (",", 3), (".", 4), ("\n", 5), ("'", 6), ("-", 7)):
     _CLASS[ord(_c)] = _k
 _CLASS[np.frombuffer(b"0123456789", np.uint8)] = 8
 _OK = ((5, 1), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (2, 1), (2, 2), (3, 2),
        (4, 5), (6, 1), (7, 1), (5, 8), (8, 8), (1, 8), (8, 1), (2, 8), (8, 2), (8, 5))  # fmt: skip
-# Flags of three consecutive classes (a, b, c), indexed by a * 256 + b * 16 + c: 1 when the pair
-# (a, b) is not allowed, or when one letter stands between two apostrophes (or two hyphens: the
-# second is not split, the first split consuming the letter, unlike the simple route); 2 for two
-# spaces (collapsed afterwards).  One table read per byte decides both.
-_FLAGS = np.ones(4096, dtype=np.uint8)
+# Flags of two consecutive classes (a, b), indexed by a * 16 + b (one byte): 1 when the pair is
+# not allowed, 2 for two spaces (collapsed afterwards), 4 for an apostrophe or a hyphen before
+# a letter (rare): not allowed when the letter is alone between two of them (the second is not
+# split, the first split consuming the letter, unlike the simple route).
+_FLAGS = np.ones(256, dtype=np.uint8)
 for _a, _b in _OK:
-    _FLAGS[_a * 256 + _b * 16 : _a * 256 + _b * 16 + 16] = 0
-for _a in (6, 7):
-    _FLAGS[_a * 256 + 16 + _a] = 1
-_FLAGS[2 * 256 + 2 * 16 : 2 * 256 + 2 * 16 + 16] = 2
+    _FLAGS[_a * 16 + _b] = 0
+_FLAGS[6 * 16 + 1] = _FLAGS[7 * 16 + 1] = 4
+_FLAGS[2 * 16 + 2] = 2
 
 
 def _simple_mask(
@@ -215,20 +214,22 @@ def _simple_mask(
     ``data`` are the UTF-8 bytes of "\\n" + the captions joined by "\\n" + "\\n\\0" (the
     last byte only completes the last triple of bytes).
     """
-    # indexing, not take: take copies its uint8 indices to intp (8 bytes a byte of text)
-    c = _CLASS[data]
+    # take: with a uint8 table and uint8 indices, faster than indexing (measured 0.40 against
+    # 0.72 ms on 544,000 bytes, numpy 2.4)
+    c = _CLASS.take(data)
     brk = np.flatnonzero(c == 5)
     if brk.size != n + 1:
         return None
-    t = c[:-2] << 8
-    t |= c[1:-1] << 4
-    t |= c[2:]
-    flags = _FLAGS[t]
+    t = c[:-2] << 4  # every pair of bytes but the last (the padding)
+    t |= c[1:-1]
+    flags = _FLAGS.take(t)
     # few: most bytes are fine (a bool mask: numpy's nonzero is several times faster on bools)
     at = np.flatnonzero(flags != 0)
-    # A triple belongs to the caption its first byte is in (or starts, for a break).
-    owner = np.searchsorted(brk, at, side="right") - 1
     f = flags[at]
+    rare = np.flatnonzero(f == 4)  # a letter after an apostrophe or a hyphen: alone?
+    f[rare] = c[at[rare] + 2] == c[at[rare]]
+    # A pair belongs to the caption its first byte is in (or starts, for a break).
+    owner = np.searchsorted(brk, at, side="right") - 1
     simple = np.ones(n, dtype=bool)
     simple[owner[f == 1]] = False
     spaces = np.zeros(n, dtype=bool)
