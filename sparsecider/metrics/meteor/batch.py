@@ -332,10 +332,11 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     q = np.flatnonzero(syn)
     # a second filter (two thirds of the pairs passing the first fail it) before the search
     miss = ((tab.partner_bits2[a[q]] >> _bit_number(b[q], _MIX[1])) & np.uint64(1)) == 0
-    syn[q[miss]] = False
-    q = q[~miss]
+    syn[q.compress(miss)] = False  # compress: faster than boolean indexing on such masks
+    q = q.compress(~miss)
     keys = a[q] * tab.n_types + b[q]
     syn[q] = find_sorted(tab.syn_keys, keys)[1]
+    syn = np.flatnonzero(syn)
     tt, rr = tt[syn], rr[syn]
     ones = np.ones(li.size + tt.size, np.int64)
     return (
@@ -405,7 +406,7 @@ def _paraphrase(
         lo = indptr[uniq]
         uo, ui = expand_ranges(lo, indptr[uniq + 1] - lo)
         q = partner[ui].astype(np.int64)
-        ok = present[q]
+        ok = np.flatnonzero(present[q])
         uo, q = uo[ok], q[ok]
         u_off = np.searchsorted(uo, np.arange(uniq.size + 1))
         xo, xi = expand_ranges(u_off[which], u_off[which + 1] - u_off[which])

@@ -58,7 +58,7 @@ def alignment_statistics(
     cells = []
     for d in range(int(max(tl.max(), rl.max()))):
         for start, length, first, side in ((ts, tl, off[hyp[p]], 0), (rs, rl, off[ref[p]], 1)):
-            m = length > d
+            m = np.flatnonzero(length > d)  # indexes: boolean indexing is slower
             f = tab.func[(first + start + d)[m]]
             cells.append(p[m] * N_STATS + 4 + 4 * stage[m] + side + 2 * f)
     flat = np.bincount(np.concatenate(cells), minlength=n * N_STATS)
@@ -67,7 +67,7 @@ def alignment_statistics(
     s[:, 22] = np.bincount(p, weights=rl, minlength=n).astype(np.int64)
     new = np.ones(p.size, dtype=bool)
     new[1:] = (p[1:] != p[:-1]) | (ts[1:] != (ts + tl)[:-1]) | (rs[1:] != (rs + rl)[:-1])
-    s[:, 20] = np.bincount(p[new], minlength=n)
+    s[:, 20] = np.bincount(p.compress(new), minlength=n)
     return s
 
 
@@ -190,7 +190,7 @@ def _pairs_of(
     live = np.flatnonzero(mine)
     if live.size == 0:
         return None
-    keep = mine[slot]
+    keep = np.flatnonzero(mine[slot])
     k, slot = k[keep], (np.cumsum(mine) - 1)[slot[keep]]
     pairs = which[live]
     off = tab.off
@@ -296,7 +296,7 @@ def multi_word_bounds(
         ratios.append(ratio)
         cover.append(n_cover)
         glued = np.zeros(live.size * width, dtype=bool)  # boundary after the position
-        glued[(cell + length - 1)[joined]] = True
+        glued[(cell + length - 1).compress(joined)] = True
         glued[expand_ranges(cell, length - 1)[1]] = True  # inside a candidate
         glue.append(np.count_nonzero(glued.reshape(live.size, width), axis=1))
     # penalty by (chunks, Mt + Mr), looked up instead of a power per grid cell

@@ -281,15 +281,16 @@ class ParaphraseIndex:
         b = (h >> np.uint64(64 - BUCKET_BITS)).astype(np.int64)
         at = self._buckets[b]
         end = self._buckets[b + 1]
-        # A bucket holds about one hash: step through it (a few passes at most).
+        # A bucket holds about one hash: step through it (a few passes at most).  compress, not
+        # a boolean index: numpy's boolean indexing is ~5x slower on masks near half full.
         live = np.flatnonzero(at < end)
         while live.size:
-            nxt = self.hashes[at[live]] < h[live]
-            live = live[nxt]
+            live = live.compress(self.hashes[at[live]] < h[live])
             at[live] += 1
-            live = live[at[live] < end[live]]
+            live = live.compress(at[live] < end[live])
         hit = at < end
-        hit[hit] = self.hashes[at[hit]] == h[hit]
+        i = np.flatnonzero(hit)
+        hit[i] = self.hashes[at[i]] == h[i]
         return at, hit
 
     def find(self, ids: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -321,11 +322,11 @@ class ParaphraseIndex:
         pid = self._one_pid[first]
         one = np.flatnonzero(pid >= 0)
         found = [(((alive[one] << 3) + 1) << _PID_BITS) + pid[one]]
-        grows = self._one_grows[first]
+        grows = np.flatnonzero(self._one_grows[first])
         alive, h = alive[grows], self._one_hash[first[grows]]
         for length in range(2, MAX_PHRASE + 1):
             j = length - 1
-            ok = run[alive] > j
+            ok = np.flatnonzero(run[alive] > j)  # indexes: one nonzero for both arrays
             alive, h = alive[ok], h[ok]
             if alive.size == 0:
                 break
@@ -336,11 +337,13 @@ class ParaphraseIndex:
             maybe = np.flatnonzero(((self._filter[byte] >> bit) & 1).view(bool))
             # only the windows the filter passes are looked up (no scatter back to all)
             at, hit = self._lookup_all(h[maybe])
+            hit = np.flatnonzero(hit)
             at, st = at[hit], alive[maybe[hit]]
             # Compare word by word: a hash collision can never make a false match.
             same = self.rows[at, length] == 0 if length < MAX_PHRASE else np.ones(at.size, bool)
             for d in range(length):
                 same &= self.rows[at, d] == ids[st + d]
+            same = np.flatnonzero(same)
             found.append((((st[same] << 3) + length) << _PID_BITS) + at[same])
             if length < MAX_PHRASE:  # only a phrase's proper prefix can grow into a phrase
                 grows = np.flatnonzero(((self._prefixes[byte] >> bit) & 1).view(bool))

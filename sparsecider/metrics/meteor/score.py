@@ -362,9 +362,10 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
         sub = Candidates(*(getattr(cands, f)[rows] for f in _FIELDS))
         chosen = rows[align_pairs(sub, n)]
         got = alignment_statistics(tab, hyp, ref, cands, chosen)
-        stats[todo] = got[todo]
-        scores[todo] = segment_scores(got[todo])
-        np.maximum.at(best, seg[todo], scores[todo])
+        now = np.flatnonzero(todo)  # indexes: boolean indexing of rows is slower
+        stats[now] = got[now]
+        scores[now] = segment_scores(got[now])
+        np.maximum.at(best, seg[now], scores[now])
     return stats, scores
 
 
