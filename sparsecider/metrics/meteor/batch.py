@@ -321,12 +321,12 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     # != 0: numpy's nonzero is several times faster on bools than on uint64
     ts_ = np.flatnonzero((tab.partner_bits[a_all] & ref_bits[ref][pt]) != 0)
     rs_ = np.flatnonzero(target[b_all] & ((hyp_bits[hyp][pr] & bit[rj]) != 0))
-    ms = np.bincount(pt[ts_], minlength=hyp.size)
+    # each such test word with each such reference word of its pair (by pair, test word,
+    # reference word; one expansion, no division)
     ns = np.bincount(pr[rs_], minlength=ref.size)
-    p, k = expand_ranges(np.zeros(hyp.size, np.int64), ms * ns)
-    ii = k // ns[p]
-    tt = ts_[(np.cumsum(ms) - ms)[p] + ii]
-    rr = rs_[(np.cumsum(ns) - ns)[p] + k - ii * ns[p]]
+    own = pt[ts_]
+    w, rr = expand_ranges((np.cumsum(ns) - ns)[own], ns[own])
+    tt, rr = ts_[w], rs_[rr]
     a, b = a_all[tt], b_all[rr]
     syn = ((tab.partner_bits[a] >> _bit_number(b, _MIX[0])) & np.uint64(1)).astype(bool)
     q = np.flatnonzero(syn)
@@ -410,9 +410,10 @@ def _paraphrase(
         uo, q = uo[ok], q[ok]
         u_off = np.searchsorted(uo, np.arange(uniq.size + 1))
         xo, xi = expand_ranges(u_off[which], u_off[which + 1] - u_off[which])
-        qb = _phrase_bit(q)[xi]
-        maybe = (seg_bits[sh[xo] * 4 + (qb >> 6)] >> (qb & 63).astype(np.uint64)) & np.uint64(1)
-        keep = np.flatnonzero(maybe != 0)
+        # each partner's word and bit in the sets, then read per occurrence
+        qb = _phrase_bit(q)
+        qw, qm = qb >> 6, np.uint64(1) << (qb & 63).astype(np.uint64)
+        keep = np.flatnonzero((seg_bits[sh[xo] * 4 + qw[xi]] & qm[xi]) != 0)
         xo, xi = xo[keep], xi[keep]
         left = sh[xo] * n_phr + q[xi]
         li, ri = _join(left, right)
