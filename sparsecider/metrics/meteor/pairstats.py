@@ -56,8 +56,9 @@ def alignment_statistics(
     p, stage = c.pair[chosen], c.stage[chosen]
     ts, tl, rs, rl = c.ts[chosen], c.tl[chosen], c.rs[chosen], c.rl[chosen]
     cells = []
+    sides = ((ts, tl, off[hyp[p]], 0), (rs, rl, off[ref[p]], 1))  # made once, not per d
     for d in range(int(max(tl.max(), rl.max()))):
-        for start, length, first, side in ((ts, tl, off[hyp[p]], 0), (rs, rl, off[ref[p]], 1)):
+        for start, length, first, side in sides:
             m = np.flatnonzero(length > d)  # indexes: boolean indexing is slower
             f = tab.func[(first + start + d)[m]]
             cells.append(p[m] * N_STATS + 4 + 4 * stage[m] + side + 2 * f)
@@ -92,8 +93,12 @@ def _best_ratios(
     per = np.bincount(row * _KINDS + _PLACE[kind], minlength=n * _KINDS)
     cover = per.reshape(n, _KINDS).sum(axis=1)
     at = np.arange(cell.size) - np.repeat(np.cumsum(cover) - cover, cover)
-    weight = np.zeros((n, max(1, int(cover.max()))))
-    weight[np.repeat(np.arange(n), cover), at] = np.repeat(np.tile(_HEAVIEST, n), per)
+    most = max(1, int(cover.max()))
+    weight = np.zeros((n, most))
+    # flat places: one index array, cheaper than a (row, column) pair
+    weight.ravel()[np.repeat(np.arange(0, n * most, most), cover) + at] = np.repeat(
+        np.tile(_HEAVIEST, n), per
+    )
     n_func = func_before[first + length] - func_before[first]
     den = DELTA * (length - n_func) + (1.0 - DELTA) * n_func
     return np.cumsum(weight, axis=1) / den[:, None], cover
