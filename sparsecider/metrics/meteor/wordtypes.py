@@ -172,13 +172,17 @@ class Words:
             empty &= brk & np.r_[True, brk[:-1]]
             if np.count_nonzero(length == 0) != np.count_nonzero(empty):
                 return None  # an empty token inside a caption
-        lens = np.diff(np.flatnonzero(brk), prepend=-1) - empty[brk]
+        lens = np.diff(np.flatnonzero(brk), prepend=-1) - empty.compress(brk)
         if empty.any():
             start, length = start[~empty], length[~empty]
         h = hash_byte_tokens(data, start, length)
         tok = self._find(h)
         known = np.flatnonzero(tok >= 0)
-        if not self._verified(data, start[known], length[known], tok[known]):
+        if known.size == tok.size:  # every word seen before (later chunks, mostly): no gathers
+            ok = self._verified(data, start, length, tok)
+        else:
+            ok = self._verified(data, start[known], length[known], tok[known])
+        if not ok:
             return None
         miss = np.flatnonzero(tok < 0)
         if miss.size:
