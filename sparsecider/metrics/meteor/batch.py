@@ -382,7 +382,6 @@ def _paraphrase(
     s_hyp = hyp[first]
     s_of_pair = np.cumsum(np.r_[True, seg[1:] != seg[:-1]]) - 1
     pr, ro = expand_ranges(tab.occ_off[ref], tab.occ_off[ref + 1] - tab.occ_off[ref])
-    right = _keyed(s_of_pair[pr] * n_phr + tab.occ_pid[ro])
     sh, ho = expand_ranges(tab.occ_off[s_hyp], tab.occ_off[s_hyp + 1] - tab.occ_off[s_hyp])
     hp = tab.occ_pid[ho]
     # Only partners occurring in some reference of the chunk can match (a flag per table phrase).
@@ -393,10 +392,9 @@ def _paraphrase(
     n_seg = first.size
     seg_bits = np.zeros(n_seg * 4, dtype=np.uint64)
     rb = _phrase_bit(tab.occ_pid[ro])
-    np.bitwise_or.at(
-        seg_bits, s_of_pair[pr] * 4 + (rb >> 6), np.uint64(1) << (rb & 63).astype(np.uint64)
-    )
-    out = []
+    r_word, r_bit = s_of_pair[pr] * 4 + (rb >> 6), np.uint64(1) << (rb & 63).astype(np.uint64)
+    np.bitwise_or.at(seg_bits, r_word, r_bit)
+    lefts = []
     # An entry (p1, p2) proposes test p1 with reference p2 (the forward partners of a test
     # phrase), and reference p1 with test p2 (its backward partners).
     uniq, which = np.unique(hp, return_inverse=True)
@@ -415,7 +413,17 @@ def _paraphrase(
         qw, qm = qb >> 6, np.uint64(1) << (qb & 63).astype(np.uint64)
         keep = np.flatnonzero((seg_bits[sh[xo] * 4 + qw[xi]] & qm[xi]) != 0)
         xo, xi = xo[keep], xi[keep]
-        left = sh[xo] * n_phr + q[xi]
+        lefts.append((xo, sh[xo] * n_phr + q[xi], sh[xo] * 4 + qw[xi], qm[xi]))
+    # The reference occurrences some left key may meet, by the same kind of sets (of the wanted
+    # partners per segment): far fewer to sort for the joins.
+    want = np.zeros(n_seg * 4, dtype=np.uint64)
+    for _, _, word, bit in lefts:
+        np.bitwise_or.at(want, word, bit)
+    rk = np.flatnonzero((want[r_word] & r_bit) != 0)
+    pr, ro = pr[rk], ro[rk]
+    right = _keyed(s_of_pair[pr] * n_phr + tab.occ_pid[ro])
+    out = []
+    for xo, left, _, _ in lefts:
         li, ri = _join(left, right)
         t, r = ho[xo[li]], ro[ri]
         out.append(
