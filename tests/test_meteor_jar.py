@@ -179,7 +179,8 @@ def test_array_path_equals_the_per_pair_code(res):
 TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # Cited runs of the scorer's alignment type the search reproduces (of 521); the others are the
 # open questions of section 6.5.  A regression guard: it may only grow (324 before spec38a-c;
-# with their ports 405: S, T and U runs gained, S3 at -x 2 lost as by the model; spec39c's X runs added).
+# with their ports 405: S, T and U runs gained, S3 at -x 2 lost as by the model; X runs
+# added by spec39c).
 KNOWN_TOYS_REPRODUCED = 405
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
