@@ -44,6 +44,7 @@ from .diagonal import diagonal_squares
 from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
 from .orphans import Orphans, end_twins
+from .paths import first_by_path
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -330,12 +331,34 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
                         flag(k)
             if len(flagged) != before:
                 states.sort(key=lambda s: _rank(s, marks))
-    node = states[0][5]
-    out = []
-    while node is not None:
-        out.append(objs[node[0]])
-        node = node[1]
-    return sorted(out)
+    return sorted(objs[k] for k in _answer(states, marks, objs, by_r))
+
+
+def _answer(states, marks, objs, by_r) -> list[int]:
+    """The objects of the first state, or with ties on the best key, of the one their paths
+    put first (spec39a, :mod:`.paths`)."""
+    best = _rank(states[0], marks)
+    n = 1
+    while n < len(states) and _rank(states[n], marks) == best:
+        n += 1
+    chains = []
+    for st in states[:n]:
+        node, ks = st[5], []
+        while node is not None:
+            ks.append(node[0])
+            node = node[1]
+        chains.append(ks[::-1])  # reference order
+    if n == 1:
+        return chains[0]
+    place = {k: i for here in by_r.values() for i, k in enumerate(here)}
+    paths = [
+        [
+            (objs[k][2], place[k], objs[k][0] == objs[k][2] and objs[k][1] == objs[k][3] == 1)
+            for k in ks
+        ]
+        for ks in chains
+    ]
+    return chains[first_by_path(paths)]
 
 
 def _check1(here, added, present, by_t, objs, flag) -> None:
