@@ -26,7 +26,8 @@ the same matches less the contested one-word objects whose span pair is proposed
 more, or (``spec38c``) that have an end twin starting on the diagonal and no square twin (one
 with a square twin too is taken off twice, as in the specification's model, ``align_model2``).
 An *enclosed* one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from
-the start, has a square twin and is never certain.
+the start, has a square twin and is never certain.  The answer is the best state; states tied
+with it on every key are ordered by their paths along the reference (``spec39a``, :mod:`.paths`).
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
