@@ -8,12 +8,16 @@ many blocks."""
 
 from __future__ import annotations
 
+import sys
+from functools import cmp_to_key
+
 import numpy as np
 import pytest
 
 from sparsecider.metrics.meteor import beam
 from sparsecider.metrics.meteor.align import align
 from sparsecider.metrics.meteor.batch import Candidates, find_sorted
+from sparsecider.metrics.meteor.paths import first_by_path, first_by_path_rows
 
 
 def _random_candidates(rng: np.random.Generator, n_pairs: int) -> Candidates:
@@ -83,3 +87,72 @@ def test_find_sorted_places_each_key_and_says_whether_it_is_there():
     # an empty table holds nothing (and no place to read)
     at, hit = find_sorted(np.zeros(0, dtype=np.int64), np.array([0, 7]))
     assert at.tolist() == [0, 0] and hit.tolist() == [False, False]
+
+
+def _rows(groups: list) -> tuple:
+    """``first_by_path_rows``'s input for tie groups of paths."""
+    held = [
+        (n, *x) for n, path in enumerate(path for group in groups for path in group) for x in path
+    ]
+    a = np.array(held, dtype=np.int64).reshape(-1, 4)
+    return (a[:, 0], a[:, 1], a[:, 2], a[:, 3].astype(bool)), np.array([len(g) for g in groups])
+
+
+def test_final_ties_follow_the_sort_of_the_spec_model():
+    # spec39a (METEOR_BEHAVIOUR.md 6.3, N56): at reference 0, A takes the second option, B the
+    # first, a one-word match on the diagonal, C nothing.  A < C (an object before none); B is
+    # "equal" to both (diagonal).  In the order C, B, A the first run is ascending (B < C no,
+    # A < B no) and covers all: C first.  In the order C, A, B the run C, A is descending,
+    # reversed to A, C, and B (not below C) goes last: A first.
+    a, b, c = [(0, 1, False)], [(0, 0, True)], []
+    assert first_by_path([c, b, a]) == 0 and first_by_path([c, a, b]) == 1
+    held, size = _rows([[c, b, a], [c, a, b]])
+    assert first_by_path_rows(held, size).tolist() == [0, 3 + 1]
+
+
+def _less(a, b) -> bool:
+    # the comparison of N56 written out position by position (the spec model's _c39)
+    ca, cb = {x[0]: x for x in a}, {x[0]: x for x in b}
+    for j in range(16):
+        x, y = ca.get(j), cb.get(j)
+        if x != y:
+            if (x is not None and x[2]) or (y is not None and y[2]):
+                return False
+            return x is not None and (y is None or x[1] < y[1])
+    return False
+
+
+def test_final_tie_sort_on_arrays_equals_the_one_pair_sort():
+    # Random tie groups of 2-40 distinct paths (places 0-2, every third position's first
+    # option on the diagonal): the array sort equals the one-pair sort, and on Python 3.11 and
+    # 3.12 both equal the model's list.sort (3.13's differs on intransitive comparisons).
+    rng = np.random.default_rng(5)
+    groups = []
+    for _ in range(400):
+        group, seen = [], set()
+        for _ in range(int(rng.integers(2, 41))):
+            j, path = 0, []
+            while j < 10:
+                if rng.random() < 0.5:
+                    place = int(rng.integers(0, 3))
+                    path.append((j, place, place == 0 and j % 3 == 0))
+                    j += int(rng.choice([1, 1, 2]))
+                else:
+                    j += 1
+            if tuple(path) not in seen:
+                seen.add(tuple(path))
+                group.append(path)
+        if len(group) > 1:
+            groups.append(group)
+    want = [first_by_path(g) for g in groups]
+    held, size = _rows(groups)
+    assert (first_by_path_rows(held, size) - (np.cumsum(size) - size)).tolist() == want
+    assert sum(w != 0 for w in want) > 100  # (the order matters in many groups)
+    if sys.version_info < (3, 13):
+
+        def cmp(x, y):
+            return -1 if _less(x, y) else int(_less(y, x))
+
+        assert [sorted(g, key=cmp_to_key(cmp))[0] for g in groups] == [
+            g[w] for g, w in zip(groups, want, strict=True)
+        ]

@@ -26,7 +26,8 @@ the same matches less the contested one-word objects whose span pair is proposed
 more, or (``spec38c``) that have an end twin starting on the diagonal and no square twin (one
 with a square twin too is taken off twice, as in the specification's model, ``align_model2``).
 An *enclosed* one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from
-the start, has a square twin and is never certain.
+the start, has a square twin and is never certain.  The answer is the best state; states tied
+with it on every key are ordered by their paths along the reference (``spec39a``, :mod:`.paths`).
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
@@ -44,6 +45,7 @@ from .diagonal import diagonal_squares
 from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
 from .orphans import Orphans, end_twins
+from .paths import first_by_path
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -330,12 +332,34 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
                         flag(k)
             if len(flagged) != before:
                 states.sort(key=lambda s: _rank(s, marks))
-    node = states[0][5]
-    out = []
-    while node is not None:
-        out.append(objs[node[0]])
-        node = node[1]
-    return sorted(out)
+    return sorted(objs[k] for k in _answer(states, marks, objs, by_r))
+
+
+def _answer(states, marks, objs, by_r) -> list[int]:
+    """The objects of the first state, or with ties on the best key, of the one their paths
+    put first (spec39a, :mod:`.paths`)."""
+    best = _rank(states[0], marks)
+    n = 1
+    while n < len(states) and _rank(states[n], marks) == best:
+        n += 1
+    chains = []
+    for st in states[:n]:
+        node, ks = st[5], []
+        while node is not None:
+            ks.append(node[0])
+            node = node[1]
+        chains.append(ks[::-1])  # reference order
+    if n == 1:
+        return chains[0]
+    place = {k: i for here in by_r.values() for i, k in enumerate(here)}
+    paths = [
+        [
+            (objs[k][2], place[k], objs[k][0] == objs[k][2] and objs[k][1] == objs[k][3] == 1)
+            for k in ks
+        ]
+        for ks in chains
+    ]
+    return chains[first_by_path(paths)]
 
 
 def _check1(here, added, present, by_t, objs, flag) -> None:

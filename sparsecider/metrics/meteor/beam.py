@@ -23,6 +23,7 @@ from .diagonal import diagonal_square_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
 from .orphans import end_twin_pairs, orphan_pairs
+from .paths import first_by_path_rows
 
 __all__ = ["align_pairs"]
 
@@ -253,6 +254,10 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     g_n, g_slot, g_k = g_n[order], g_slot[order], g_k[order]
     g_first = np.cumsum(g_n) - g_n
     w_rs = c.rs[w_obj]
+    # (spec39a's final ties: an object's place among its position's options, and whether it is
+    # one-word on the diagonal)
+    w_opt = np.arange(w_obj.size) - np.repeat(g_first, g_n)
+    w_diag = (c.ts[w_obj] == w_rs) & (c.tl[w_obj] == 1) & (c.rl[w_obj] == 1)
     g_j = w_rs[g_first]  # the group's reference position
     g_edges = np.searchsorted(g_k, np.arange(int(g_k[-1]) + 2)).tolist()
     # per object of the walk, what a step reads of it
@@ -400,23 +405,38 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     for k in range(len(g_edges) - 1):
         for b0 in range(g_edges[k], g_edges[k + 1], block):
             step(b0, min(b0 + block, g_edges[k + 1]))
-    # The first state of each pair is its answer (the lists are kept sorted); with a tail,
-    # the first state that ranks best with the tail's first object added (only whether that
-    # object extends the state's last chunk differs between states).
-    best = np.arange(n_slots) * BEAM
+    # The first state of each pair that ranks best is its answer (the lists are kept sorted);
+    # with a tail, once the tail's first object is added (only whether it extends the state's
+    # last chunk differs between states); two or more such: spec39a's path order (:mod:`.paths`).
+    owner, row = expand_ranges(np.arange(n_slots) * BEAM, count)
+    rank = srank[row]
     tail = sel[tail]
     if tail.size:
         tq = slot_of[c.pair[tail]]
-        h = heads(tq)
-        o1, q1 = tail[h], tq[h]
-        owner, row = expand_ranges(q1 * BEAM, count[q1])
-        rank = srank[row] + _CHUNK * (start_at[o1[owner]] != (sne[row] & 16383))
-        order = np.argsort((owner << _PAIR_SHIFT) + rank, kind="stable")
-        best[q1] = row[order[heads(owner[order])]]
+        o1 = np.full(n_slots, -1, dtype=np.int64)
+        o1[tq[heads(tq)]] = tail[heads(tq)]
+        t1 = o1[owner]
+        w = np.flatnonzero(t1 >= 0)
+        rank[w] += _CHUNK * (start_at[t1[w]] != (sne[row[w]] & 16383))
         out.append(tail)
-    node = snode[best]
+    tied = np.flatnonzero(rank == np.minimum.reduceat(rank, np.cumsum(count) - count)[owner])
+    best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
+    n_tied = np.bincount(owner[tied], minlength=n_slots)
+    tied = tied[n_tied[owner[tied]] > 1]
+    if tied.size:
+        # the objects each tied state holds (the tail's are the same for all: left out)
+        state, node = np.arange(tied.size), snode[row[tied]]
+        held = []
+        while (node >= 0).any():
+            state, node = state[node >= 0], node[node >= 0]
+            held.append((state, nc_arr[node]))
+            node = np_arr[node]
+        state, k = (np.concatenate(x) for x in zip(*held, strict=True))
+        won = first_by_path_rows((state, w_rs[k], w_opt[k], w_diag[k]), n_tied[n_tied > 1])
+        best[n_tied > 1] = row[tied[won]]
+    node = snode[best]
     node = node[node >= 0]
     while node.size:
         out.append(w_obj[nc_arr[node]])
