@@ -156,3 +156,12 @@ def test_final_tie_sort_on_arrays_equals_the_one_pair_sort():
         assert [sorted(g, key=cmp_to_key(cmp))[0] for g in groups] == [
             g[w] for g, w in zip(groups, want, strict=True)
         ]
+
+
+@pytest.mark.parametrize("size", [0, -1, 64, 100])
+def test_per_pair_search_refuses_a_beam_its_tie_sort_does_not_cover(size):
+    # paths._sort_first copies CPython's sort only below 64 items (the tied states of a beam)
+    props = {(0, 1, 0, 1): [0]}
+    with pytest.raises(ValueError, match=f"beam={size}: .* 1 to 63"):
+        align(props, 1, size)
+    assert align(props, 1, 63) == align(props, 1, 1) == [(0, 1, 0, 1, 0)]
