@@ -156,3 +156,35 @@ def test_final_tie_sort_on_arrays_equals_the_one_pair_sort():
         assert [sorted(g, key=cmp_to_key(cmp))[0] for g in groups] == [
             g[w] for g, w in zip(groups, want, strict=True)
         ]
+
+
+@pytest.mark.parametrize("size", [0, -1, 64, 100])
+def test_per_pair_search_refuses_a_beam_its_tie_sort_does_not_cover(size):
+    # paths._sort_first copies CPython's sort only below 64 items (the tied states of a beam)
+    props = {(0, 1, 0, 1): [0]}
+    with pytest.raises(ValueError, match=f"beam={size}: .* 1 to 63"):
+        align(props, 1, size)
+    assert align(props, 1, 63) == align(props, 1, 1) == [(0, 1, 0, 1, 0)]
+
+
+def test_popcount_fallback_for_numpy_before_2_counts_every_bit():
+    # beam's fallback when np.bitwise_count (numpy >= 2.0) is missing; expected: Python's
+    # int.bit_count, and np.bitwise_count itself where numpy has it
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 2**64, size=5000, dtype=np.uint64, endpoint=False)
+    x[:3] = [0, 2**64 - 1, 2**63]
+    got = beam._popcount_bytes(x)
+    assert got.dtype == np.uint8
+    assert got.tolist() == [int(v).bit_count() for v in x.tolist()]
+    if hasattr(np, "bitwise_count"):
+        assert np.array_equal(got, np.bitwise_count(x))
+        m = x[:4000].reshape(40, 100)[:, ::3]  # not contiguous, two axes
+        assert np.array_equal(beam._popcount_bytes(m), np.bitwise_count(m))
+
+
+def test_array_search_with_the_popcount_fallback(monkeypatch):
+    # the search on numpy < 2.0 (no np.bitwise_count) answers as on numpy >= 2.0
+    c = _random_candidates(np.random.default_rng(0), 300)
+    expected = _per_pair(c)
+    monkeypatch.setattr(beam, "_popcount", beam._popcount_bytes)
+    assert np.array_equal(beam.align_pairs(c, int(c.pair.max()) + 1), expected)

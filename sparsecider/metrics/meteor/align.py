@@ -124,12 +124,16 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     n_test : int
         Number of test tokens.
     beam : int, default 40
+        States kept per step, 1 to 63 (the tie-break copies CPython's sort, exact below 64
+        items: :mod:`.paths`).
 
     Returns
     -------
     list of (t_start, t_len, r_start, r_len, stage)
         In test order.
     """
+    if not 1 <= beam <= 63:
+        raise ValueError(f"beam={beam!r}: the beam size must be 1 to 63 (the jar's is 40)")
     if not props:
         return []
     objs = options(props)

@@ -61,6 +61,9 @@ class CaptionTable:
     occ_start, occ_len, occ_pid : ndarray
         Paraphrase-table phrases occurring in the captions (ordered by caption, start, length).
     n_types : int
+    func_before : ndarray (n_tokens + 1,) int64
+        Function words before each token of ``tok`` (last: all), so a caption's count is
+        ``func_before[off[i + 1]] - func_before[off[i]]``; computed on first use.
     """
 
     texts: list

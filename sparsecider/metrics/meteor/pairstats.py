@@ -7,13 +7,7 @@ import numpy as np
 from .batch import Candidates, CaptionTable, expand_ranges, find_sorted
 from .stats import ALPHA, BETA, DELTA, GAMMA, N_STATS, WEIGHTS
 
-__all__ = [
-    "alignment_statistics",
-    "multi_word_bounds",
-    "one_word_bounds",
-    "score_bounds",
-    "tight_bounds",
-]
+__all__ = ["alignment_statistics", "score_bounds", "tight_bounds"]
 
 # The module weights' distinct values, lightest first (0: none), and each stage's code there.
 _VALUE = np.array([0.0, *sorted(set(WEIGHTS))])
@@ -173,12 +167,34 @@ def _rows_of(c: Candidates, which: np.ndarray) -> tuple:
 def tight_bounds(
     tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates, which: np.ndarray
 ) -> np.ndarray:
-    """:func:`one_word_bounds` and :func:`multi_word_bounds` of the pairs ``which`` (sorted)
-    together (the least of the two), their pairs' candidate rows found once."""
+    """Per pair of ``which``, a segment score no alignment of its candidates can exceed,
+    tighter (and dearer) than :func:`score_bounds`.
+
+    :func:`_one_word_bounds` for pairs whose candidates all match one word with one word,
+    :func:`_multi_word_bounds` for the others with candidates; their pairs' candidate rows are
+    found once.
+
+    Parameters
+    ----------
+    tab : CaptionTable
+        The captions.
+    hyp, ref : ndarray of int
+        Per pair (all pairs, not only ``which``), its test and reference caption in ``tab``.
+    c : Candidates
+        The candidate matches of all pairs, sorted by pair.
+    which : ndarray of int
+        The pairs to bound, sorted.
+
+    Returns
+    -------
+    ndarray of float64
+        One bound per pair of ``which``, in its order; infinity (no bound) for a pair without
+        candidates.
+    """
     rows = _rows_of(c, which)
     return np.minimum(
-        one_word_bounds(tab, hyp, ref, c, which, rows),
-        multi_word_bounds(tab, hyp, ref, c, which, rows),
+        _one_word_bounds(tab, hyp, ref, c, which, rows),
+        _multi_word_bounds(tab, hyp, ref, c, which, rows),
     )
 
 
@@ -188,9 +204,8 @@ def _pairs_of(
     """The pairs of ``which`` (sorted) that have a candidate longer than one word on some side
     (``multi_word``) or that have candidates and none such: their candidate rows ``k``, each
     row's slot among them, their places in ``which``, the pairs, their two caption lengths and
-    the longest caption (None when no pair qualifies); ``rows``: :func:`_rows_of` (None:
-    found here)."""
-    slot, k, multi, has = _rows_of(c, which) if rows is None else rows
+    the longest caption (None when no pair qualifies); ``rows``: :func:`_rows_of`."""
+    slot, k, multi, has = rows
     mine = (multi == multi_word) & has
     live = np.flatnonzero(mine)
     if live.size == 0:
@@ -204,13 +219,8 @@ def _pairs_of(
     return k, slot, live, pairs, lens, width
 
 
-def one_word_bounds(
-    tab: CaptionTable,
-    hyp: np.ndarray,
-    ref: np.ndarray,
-    c: Candidates,
-    which: np.ndarray,
-    rows: tuple | None = None,
+def _one_word_bounds(
+    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates, which, rows: tuple
 ) -> np.ndarray:
     """Tighter bounds than :func:`score_bounds` for the pairs ``which`` (sorted) whose
     candidates all match one word with one word (others: infinity).
@@ -260,13 +270,8 @@ def one_word_bounds(
     return out
 
 
-def multi_word_bounds(
-    tab: CaptionTable,
-    hyp: np.ndarray,
-    ref: np.ndarray,
-    c: Candidates,
-    which: np.ndarray,
-    rows: tuple | None = None,
+def _multi_word_bounds(
+    tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, c: Candidates, which, rows: tuple
 ) -> np.ndarray:
     """Tighter bounds than :func:`score_bounds` for the pairs ``which`` (sorted) with a
     candidate longer than one word on some side (others: infinity).
