@@ -14,6 +14,7 @@ from functools import cmp_to_key
 import numpy as np
 import pytest
 
+from sparsecider._kernels import arrays
 from sparsecider.metrics.meteor import beam
 from sparsecider.metrics.meteor.align import align
 from sparsecider.metrics.meteor.batch import Candidates, find_sorted
@@ -168,23 +169,23 @@ def test_per_pair_search_refuses_a_beam_its_tie_sort_does_not_cover(size):
 
 
 def test_popcount_fallback_for_numpy_before_2_counts_every_bit():
-    # beam's fallback when np.bitwise_count (numpy >= 2.0) is missing; expected: Python's
+    # the kernel's fallback when np.bitwise_count (numpy >= 2.0) is missing; expected: Python's
     # int.bit_count, and np.bitwise_count itself where numpy has it
     rng = np.random.default_rng(0)
     x = rng.integers(0, 2**64, size=5000, dtype=np.uint64, endpoint=False)
     x[:3] = [0, 2**64 - 1, 2**63]
-    got = beam._popcount_bytes(x)
-    assert got.dtype == np.uint8
+    got = arrays._swar_popcount(x)
+    assert got.dtype == np.int64 and arrays.popcount(x).dtype == np.int64
     assert got.tolist() == [int(v).bit_count() for v in x.tolist()]
     if hasattr(np, "bitwise_count"):
         assert np.array_equal(got, np.bitwise_count(x))
         m = x[:4000].reshape(40, 100)[:, ::3]  # not contiguous, two axes
-        assert np.array_equal(beam._popcount_bytes(m), np.bitwise_count(m))
+        assert np.array_equal(arrays._swar_popcount(m), np.bitwise_count(m))
 
 
 def test_array_search_with_the_popcount_fallback(monkeypatch):
     # the search on numpy < 2.0 (no np.bitwise_count) answers as on numpy >= 2.0
     c = _random_candidates(np.random.default_rng(0), 300)
     expected = _per_pair(c)
-    monkeypatch.setattr(beam, "_popcount", beam._popcount_bytes)
+    monkeypatch.setattr(arrays, "_bitwise_count", None)
     assert np.array_equal(beam.align_pairs(c, int(c.pair.max()) + 1), expected)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BLOCK", "blocks", "exclusive_cumsum", "ranges", "smallest_uint"]
+__all__ = ["BLOCK", "blocks", "exclusive_cumsum", "popcount", "ranges", "smallest_uint"]
 
 # Chains of elementwise passes over millions of words run block by block:
 # the passes over one block stay in the L2 cache instead of streaming the
@@ -13,6 +13,29 @@ __all__ = ["BLOCK", "blocks", "exclusive_cumsum", "ranges", "smallest_uint"]
 # run about twice as fast).  A loop over blocks runs len / BLOCK times, each
 # step vectorised over the block.
 BLOCK = 1 << 16
+_S56 = np.uint64(56)
+_bitwise_count = getattr(np, "bitwise_count", None)  # numpy >= 2.0; pyproject allows 1.24
+
+
+def _swar_popcount(x: np.ndarray) -> np.ndarray:
+    """Set bits of each uint64, as int64: the SWAR sum (numpy before 2.0)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((x * np.uint64(0x0101010101010101)) >> _S56).astype(np.int64)
+
+
+def popcount(x: np.ndarray) -> np.ndarray:
+    """Set bits of each uint64 of ``x``, as int64 (a count weighted or summed without overflow).
+
+    Examples
+    --------
+    >>> popcount(np.array([0, 7, 2**64 - 1], dtype=np.uint64)).tolist()
+    [0, 3, 64]
+    """
+    if _bitwise_count is None:
+        return _swar_popcount(x)
+    return _bitwise_count(x).astype(np.int64)
 
 
 def blocks(n: int):

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .arrays import popcount
+
 __all__ = ["lcs_lengths"]
 
 _ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -31,14 +33,6 @@ _GATHER = np.uint64(0x0102040810204080)
 _S56 = np.uint64(56)
 # pairs per chunk: the chunk's padded rows (8 bytes per token) stay in the L2 cache
 _CHUNK_BYTES = 1 << 20
-
-
-def _popcount(x: np.ndarray) -> np.ndarray:
-    """Set bits of each uint64 (the SWAR sum), as int64."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return ((x * np.uint64(0x0101010101010101)) >> _S56).astype(np.int64)
 
 
 def _low_bits(length: np.ndarray, n_words: int) -> np.ndarray:
@@ -100,7 +94,7 @@ def _chunk_lcs(
             vk[:, w] = total | (vk[:, w] ^ u[:, w])
             carry = overflow.astype(np.uint64)
     zeros = v & _low_bits(short_len, n_words)
-    return short_len - _popcount(zeros).sum(axis=1)
+    return short_len - popcount(zeros).sum(axis=1)
 
 
 def lcs_lengths(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._kernels.arrays import popcount
 from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, find_sorted, heads
 from .certain import certain_rows, short_sibling_rows
@@ -29,15 +30,6 @@ __all__ = ["align_pairs"]
 
 _U1 = np.uint64(1)
 _Z = np.uint64(0)
-_POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)  # set bits of a byte
-
-
-def _popcount_bytes(x: np.ndarray) -> np.ndarray:
-    """``np.bitwise_count`` of uint64 ``x`` (numpy >= 2.0; pyproject allows 1.24), by bytes."""
-    return _POP8[np.ascontiguousarray(x).view(np.uint8)].reshape(*np.shape(x), 8).sum(-1, np.uint8)
-
-
-_popcount = getattr(np, "bitwise_count", _popcount_bytes)
 # A state's rank, mixed radix over KEY_TERMS: (64 - uncontested matches) * _UNC + base +
 # (_SINGLE + _MATCH) * contested matches with a square twin + _SINGLE * contested duplicated
 # ones, base = chunks * _CHUNK + (64 - matches) * (_SINGLE + _MATCH) + (64 - certain) * _CERT
@@ -342,7 +334,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             _check1(flagged, present & ~early, *check1)
             # Check 1s (6.3, spec36b): a contest among the objects taken here (one reference
             # start) spreads to the other one-word non-exact ones.
-            spread = (_popcount(added) > 1) & ((added & flagged[slots]) != 0)
+            spread = (popcount(added) > 1) & ((added & flagged[slots]) != 0)
             if spread.any():
                 flagged[slots[spread]] |= added[spread] & cand_bits[slots[spread]]
             new = flagged[slots] ^ prev  # marks only grow
@@ -394,7 +386,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
                 np.bitwise_or.at(flagged, slots[g[on]], o_mbit[r[on]])
             # Check 2 (the kept list): objects of this reference start kept together.
             mine = kpresent & hl
-            two = _popcount(mine) > 1
+            two = popcount(mine) > 1
             flagged[slots[two]] |= mine[two] & cand_bits[slots[two]]
             new = flagged[slots] ^ prev
             changed = np.flatnonzero(new)
@@ -478,8 +470,7 @@ def _more(bits: np.ndarray, new: np.ndarray, twin: np.ndarray, dup: np.ndarray) 
     stops counting in the fourth key and spec36e's term too, and a duplicated one in spec36e's
     term (once more if it has a square twin as well)."""
     hit = bits & new
-    # (counts as int64: _popcount gives uint8, which a weight would overflow)
-    n, twins, dups = (_popcount(x).astype(np.int64) for x in (hit, hit & twin, hit & dup))
+    n, twins, dups = (popcount(x) for x in (hit, hit & twin, hit & dup))  # int64: weighted
     return n * _UNC + (_SINGLE + _MATCH) * twins + _SINGLE * dups
 
 
