@@ -210,6 +210,8 @@ TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # with their ports 405: S, T and U runs gained, S3 at -x 2 lost as by the model; 463 of 577
 # with spec39a-c's V, W and X runs and spec39a's port, N60: V1, V2 at -x 2, -x 3, -x 40, V3,
 # K7 at -x 2, -x 40, S13 at -x 3, -x 40 gained; spec39b's rule is not ported, see N59).
+# spec45a's Y1-Y8 add 32 runs (609 scorer-type runs; N61: the code without the rule misses Y1, Y3, Y7 at -x 40 as
+# BEST before; raise this when s45a_end is ported).
 KNOWN_TOYS_REPRODUCED = 463
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
@@ -236,7 +238,7 @@ def test_cited_jar_toy_alignments(res):
     for e in runs:
         if _toy_alignment(res, e) == sorted(tuple(m) for m in e["align"]):
             reproduced.add((e["id"], e["beam"]))
-    assert len(runs) == 577 and len(reproduced) >= KNOWN_TOYS_REPRODUCED
+    assert len(runs) == 609 and len(reproduced) >= KNOWN_TOYS_REPRODUCED
     # 6.1 (spec33c): the 2:2 paraphrase at every beam (`slice of`/`piece of`, `pair of`/
     # `couple of`, `towards the`/`toward the`), the shorter-test-span order kept (G1-G3)
     for toy in ("G1", "G2", "G3", "G9", "G11", "G12", "G13"):
