@@ -25,6 +25,9 @@ on the diagonal (test start == reference start).  The key's third term (``spec36
 the same matches less the contested one-word objects whose span pair is proposed twice or
 more, or (``spec38c``) that have an end twin starting on the diagonal and no square twin (one
 with a square twin too is taken off twice, as in the specification's model, ``align_model2``).
+A contested one-word object proposed once whose end twin starts off the diagonal, with an
+exact reading of the twin's first words farther from the diagonal than the twin's starts,
+counts in neither, as with a square twin (``spec45a``).
 An *enclosed* one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from
 the start, has a square twin and is never certain.  The answer is the best state; states tied
 with it on every key are ordered by their paths along the reference (``spec39a``, :mod:`.paths`).
@@ -189,7 +192,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
         tracked[k] = True
     # spec38c (6.3): a one-word object P is contested once the kept list also holds one of its
     # end twins (a square paraphrase ending on P's words); both are tracked.
-    ends = end_twins(objs) if square else {}  # (an end twin is in `square`)
+    ends, far = end_twins(objs) if square else ({}, set())  # (an end twin is in `square`)
     for k, ms in ends.items():
         tracked[k] = True
         for m in ms:
@@ -208,6 +211,13 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     dup.update(
         k for k, ms in ends.items() if k not in twin and any(objs[m][0] == objs[m][2] for m in ms)
     )
+    # (spec45a: one proposed once with an end twin off the diagonal whose first words have a
+    # farther exact reading stops counting in the fourth key, as with a square twin, and so
+    # only once in spec36e's term)
+    for k in far:
+        if len(props[objs[k][:4]]) == 1:
+            twin.add(k)
+            dup.discard(k)
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
     # spec38b: enclosed one-word objects are contested from the start (marked below), count

@@ -128,7 +128,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     om, ox = orphan_pairs(c, sel)
     # spec38c: (P, M), P contested once the kept list holds it and its end twin M, searched
     # with the orphan rule's (M, X) (the first object is the one contested)
-    ep, em = end_twin_pairs(c, sel)
+    ep, em, far = end_twin_pairs(c, sel)
     if ep.size:
         om, ox = np.concatenate((om, ep)), np.concatenate((ox, em))
         by_pair = np.argsort(p[om], kind="stable")
@@ -164,8 +164,13 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         table, mine = np.sort(starts[rows]), rows[can[rows]]
         q = starts[mine]
         dup[mine] = np.searchsorted(table, q, "right") - np.searchsorted(table, q) > 1
+    # (spec45a: one proposed once with an end twin off the diagonal whose first words have a
+    # farther exact reading stops counting in the fourth key, as with a square twin, and so
+    # only once in spec36e's term; `dup` here: proposed twice)
+    skip = ep[far & ~dup[ep]]
     # (spec38c: so do those with an end twin starting on the diagonal and no square twin)
     dup[ep[(c.ts[sel[em]] == c.rs[sel[em]]) & ~twin[ep]]] = True
+    twin[skip], dup[skip] = True, False
     return bit, cbit, tgm, too_many, twin, dup, (om, ox)
 
 

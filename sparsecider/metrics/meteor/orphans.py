@@ -10,7 +10,8 @@ static per pair; the search contests M once its kept list holds M and an X it or
 
 :func:`end_twins` / :func:`end_twin_pairs` give a relation of the same kind (``spec38c``): a
 one-word non-exact object at the end of a square paraphrase whose first words have an earlier
-exact reading is contested once the kept list holds both.
+exact reading is contested once the kept list holds both.  They also tell which of those
+readings lie *farther* from the diagonal than the paraphrase's starts (``spec45a``).
 
 :class:`Orphans` answers the search's questions for one pair without listing every (M, X):
 a long caption can have thousands of each.  :func:`orphan_pairs` lists them for many short
@@ -304,7 +305,7 @@ def _marks(words: dict, n: int) -> np.ndarray:
     return out
 
 
-def end_twins(objs: list[Match]) -> dict[int, list[int]]:
+def end_twins(objs: list[Match]) -> tuple[dict[int, list[int]], set[int]]:
     """The *end twins* of each one-word non-exact object P (specification 6.3, ``spec38c``).
 
     An end twin of P is a non-exact square object M (test and reference lengths equal, two or
@@ -320,19 +321,25 @@ def end_twins(objs: list[Match]) -> dict[int, list[int]]:
     -------
     dict
         ``P -> [M, ...]`` (object numbers), only for objects P that have some.
+    set
+        The objects P with an end twin M starting OFF the diagonal (test start != reference
+        start) that has such an exact reading Y farther from the diagonal than M's starts,
+        ``|Y.t - Y.r| > |M.t - M.r|`` (``spec45a``; the search skips P in the fourth key when
+        it is proposed once, :func:`~.align.align`).
     """
     a = np.fromiter(chain.from_iterable(objs), np.int64, 5 * len(objs)).reshape(-1, 5)
     ts, tl, rs, rl, stage = a.T
-    ps, ms = _end_pairs(np.zeros(len(objs), dtype=np.int64), ts, tl, rs, rl, stage)
+    ps, ms, far = _end_pairs(np.zeros(len(objs), dtype=np.int64), ts, tl, rs, rl, stage)
     out: dict[int, list[int]] = {}
     for k, m in zip(ps.tolist(), ms.tolist(), strict=True):
         out.setdefault(k, []).append(m)
-    return out
+    return out, set(ps[far].tolist())
 
 
-def end_twin_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def end_twin_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (P, M) where M is an end twin of P (:func:`end_twins`), as positions in ``sel``
-    (whole pairs, grouped by pair)."""
+    (whole pairs, grouped by pair), and per (P, M) whether M starts off the diagonal with an
+    exact reading farther from it (``spec45a``, :func:`end_twins`)."""
     # only pairs holding both a non-exact square object and a non-exact one-word object can
     # hold one (few): the rule is per pair, so the rest are dropped before gathering
     loose = c.stage[sel] != EXACT
@@ -340,26 +347,27 @@ def end_twin_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarr
     p = c.pair[sel]
     pairs_sq = p[loose & (tl == rl) & (tl > 1)]
     if pairs_sq.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
     both = np.zeros(int(p.max()) + 1, dtype=np.int8)
     both[pairs_sq] = 1
     both[p[loose & (tl == 1) & (rl == 1)]] |= 2
     pos = np.flatnonzero(both[p] == 3)
     if pos.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
     r = sel[pos]
-    ep, em = _end_pairs(c.pair[r], c.ts[r], c.tl[r], c.rs[r], c.rl[r], c.stage[r])
-    return pos[ep], pos[em]
+    ep, em, far = _end_pairs(c.pair[r], c.ts[r], c.tl[r], c.rs[r], c.rl[r], c.stage[r])
+    return pos[ep], pos[em], far
 
 
-def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray]:
+def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The (P, M) of :func:`end_twins` among objects of groups ``g`` (non-decreasing; a pair
-    each), as positions, grouped by P."""
+    each), as positions, grouped by P, and per (P, M) the ``spec45a`` flag of
+    :func:`end_twins` (M off the diagonal with a farther exact reading)."""
     none = np.zeros(0, dtype=np.int64)
     sq = np.flatnonzero((stage != EXACT) & (tl == rl) & (tl > 1))
     one = np.flatnonzero((stage != EXACT) & (tl == 1) & (rl == 1))
     if sq.size == 0 or one.size == 0:
-        return none, none
+        return none, none, np.zeros(0, dtype=bool)
     n = int(max((ts + tl).max(), (rs + rl).max())) + 1
     # P on the last two words of M: a join on (group, test word, reference word), first (few
     # match; the exact readings are then looked up for those M only)
@@ -371,7 +379,7 @@ def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray]:
     owner, at = expand_ranges(lo, np.searchsorted(ends, key, side="right") - lo)
     ps, ms = one[owner], sq[order[at]]
     if ms.size == 0:
-        return none, none
+        return none, none, np.zeros(0, dtype=bool)
     # an exact one-word reading of M's first test word at an earlier reference word, or of
     # its first reference word at an earlier test word: sorted (group, word, other word) keys
     # (the exact objects of M's groups only: few)
@@ -381,6 +389,14 @@ def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray]:
     e = g[ex]
     by_t, by_r = np.sort((e * n + ts[ex]) * n + rs[ex]), np.sort((e * n + rs[ex]) * n + ts[ex])
     base_t, base_r = (gm * n + ts[ms]) * n, (gm * n + rs[ms]) * n
-    ok = np.searchsorted(by_t, base_t + rs[ms]) > np.searchsorted(by_t, base_t)
-    ok |= np.searchsorted(by_r, base_r + ts[ms]) > np.searchsorted(by_r, base_r)
-    return ps[ok], ms[ok]
+    lo_t, lo_r = np.searchsorted(by_t, base_t), np.searchsorted(by_r, base_r)
+    ok = np.searchsorted(by_t, base_t + rs[ms]) > lo_t
+    ok |= np.searchsorted(by_r, base_r + ts[ms]) > lo_r
+    # spec45a: M off the diagonal and a reading Y farther from it than M's starts.  With Y at
+    # M's test start and an earlier reference word, |M.t - Y.r| > |M.t - M.r| reads
+    # Y.r < min(M.r, 2 M.t - M.r); at M's reference start, Y.t < min(M.t, 2 M.r - M.t).
+    mt, mr = ts[ms], rs[ms]
+    far = np.searchsorted(by_t, base_t + np.clip(np.minimum(mr, 2 * mt - mr), 0, None)) > lo_t
+    far |= np.searchsorted(by_r, base_r + np.clip(np.minimum(mt, 2 * mr - mt), 0, None)) > lo_r
+    far &= mt != mr
+    return ps[ok], ms[ok], far[ok]
