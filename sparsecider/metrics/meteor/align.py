@@ -228,11 +228,12 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
         tracked[k] = True
         twin.add(k)
         cert[k] = False
-    # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings,
-    # spec38b's exposed squares off the diagonal: all -1)
-    dsq = diagonal_squares(objs)
+    # the fifth key's objects (spec36a's diagonal squares, spec36d's / spec45b's short
+    # siblings, spec38b's exposed squares off the diagonal: -1 each, so an off-diagonal
+    # square both a sibling and exposed weighs -2)
+    dsq = [int(d) for d in diagonal_squares(objs)]
     for k in (*short_siblings(objs, cert), *exposed_squares(objs)):
-        dsq[k] = True
+        dsq[k] += 1
     big = n_test >= _BIG
     # Used test positions: a frozenset for a long test (an int would cost its length per
     # copy), tested against each object's span as a range (no set per object).
@@ -471,10 +472,10 @@ def _free(used, mask, big: bool) -> bool:
     return used.isdisjoint(mask) if big else not used & mask
 
 
-def _child(end, ts: int, rs: int, certain: bool, dsq: bool) -> int:
+def _child(end, ts: int, rs: int, certain: bool, dsq: int) -> int:
     """A child's change of the packed base rank: a new chunk unless the match starts where its
     parent's last one ended, one match more (spec36e's term and the fourth key), one
-    "certain" more if it is, one fifth-key object more if it is."""
+    "certain" more if it is, its fifth-key weight (0-2) more."""
     return _CHUNK * (end != (ts, rs)) - _SINGLE - _CERT * certain - _MATCH - dsq
 
 

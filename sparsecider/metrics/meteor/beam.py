@@ -33,12 +33,13 @@ _Z = np.uint64(0)
 # A state's rank, mixed radix over KEY_TERMS: (64 - uncontested matches) * _UNC + base +
 # (_SINGLE + _MATCH) * contested matches with a square twin + _SINGLE * contested duplicated
 # ones, base = chunks * _CHUNK + (64 - matches) * (_SINGLE + _MATCH) + (64 - certain) * _CERT
-# + 42 - fifth key objects; taking an object adds a constant.  Every count is at most 64;
+# + 64 - fifth key weights; taking an object adds a constant.  Every count is at most 64;
 # spec36e's term at most 128 (64 less the matches, plus up to twice their number); fifth key
-# objects at most 42 (each spans three tokens or more of the 128).  Under 2**37.
-_UNC, _CHUNK, _SINGLE, _CERT, _MATCH, _ = place_values((65, 65, 129, 65, 65, 43))
+# weights at most 64 (an object weighing 1 spans three tokens or more of the 128, one weighing
+# 2 -- an off-diagonal square both a spec45b sibling and exposed -- four or more).  Under 2**38.
+_UNC, _CHUNK, _SINGLE, _CERT, _MATCH, _ = place_values((65, 65, 129, 65, 65, 65))
 _RANK_BITS = (65 * _UNC - 1).bit_length()
-_BASE0 = 64 * (_SINGLE + _CERT + _MATCH) + 42
+_BASE0 = 64 * (_SINGLE + _CERT + _MATCH) + 64
 _PAIR_SHIFT = _RANK_BITS
 _KEY_BITS = 63  # bits of a new list's packed row key (fewer only in tests: more key blocks)
 
@@ -98,10 +99,11 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
         # spec38b's enclosed one-word objects: never certain, contested from the start
         enc = enclosed_rows(c, sel, touch_r)
         cert &= ~enc
-        # the fifth key's objects (spec36a's diagonal squares, spec36d's short siblings,
-        # spec38b's exposed squares off the diagonal)
-        dsq = diagonal_square_rows(c, sel) | short_sibling_rows(c, sel, cert)
-        dsq |= exposed_square_rows(c, sel)
+        # the fifth key's weights (spec36a's diagonal squares, spec36d's / spec45b's short
+        # siblings, spec38b's exposed squares off the diagonal: an off-diagonal square can be
+        # both of the last two, -2; the first lie on the diagonal, the second off it)
+        dsq = (diagonal_square_rows(c, sel) | short_sibling_rows(c, sel, cert)).astype(np.int64)
+        dsq += exposed_square_rows(c, sel)
         chosen.append(_search(c, sel, (cert, dsq, enc), alone[sel]))
     out = np.concatenate(chosen)
     return out[np.argsort(c.pair[out] * 64 + c.ts[out], kind="stable")]

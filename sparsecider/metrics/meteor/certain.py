@@ -8,13 +8,15 @@ differ (non-square), that contains no exact object on both sides, and whose *gro
 every non-exact non-square object sharing its test start or its reference start) holds an
 *exposed* object G: an exact one-word object X lies inside G on one side only, and X does not
 lie on both sides inside a multi-word *twin* of G (another span pair with G's two starts).
-Off the diagonal (test start != reference start) a non-exact non-square object is not certain
-when a non-exact multi-word object with the same test span and the same reference start has a
-shorter reference span.  A non-exact non-square object is not certain either when a non-exact
-object with its test span starts earlier on the reference side and ends on the same reference
-word (``spec36d``, "inner").  A non-exact square object longer than one word is not certain
-when an exact object sits at its test start and its reference start (``spec37a``: the jar takes
-that exact word).  All of it is fixed per pair, computed once.
+Off the diagonal (test start != reference start) a non-exact multi-word object whose reference
+span is odd is not certain when a *sibling* (a non-exact multi-word object with the same test
+span and the same reference start) has an even one (``spec45b``, 6.3 "Siblings of different
+reference lengths": the jar keeps the even one, 1:2 over 1:3 and 1:4 over 1:3; it replaces
+``spec35b``'s rule, a longer reference span never certain beside a shorter one).  A non-exact
+non-square object is not certain either when a non-exact object with its test span starts
+earlier on the reference side and ends on the same reference word (``spec36d``, "inner").  A
+non-exact square object longer than one word is not certain when an exact object sits at its
+test start and its reference start (``spec37a``: the jar takes that exact word).  All of it is fixed per pair, computed once.
 
 Exact objects match one word to one word, so "X inside G on the test side" counts the exact
 objects whose test word lies in G's test span (prefix counts, or a sorted search), minus those
@@ -31,8 +33,8 @@ On the diagonal a non-exact non-square object is not certain when a non-exact ob
 test span and reference start has a longer reference span (``spec38a``, "sib").
 
 The search's fifth key is fixed per pair too: :mod:`.diagonal` marks the square objects
-(``spec36a``); :func:`short_siblings` (``spec36d``) marks the uncertain non-square ones off the
-diagonal with a longer-reference-span sibling.
+(``spec36a``); :func:`short_siblings` (``spec36d``, ``spec45b``) marks the uncertain ones off the
+diagonal with an even reference span and a sibling with an odd one.
 """
 
 from __future__ import annotations
@@ -111,16 +113,15 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     for k in square:
         if (objs[k][0], objs[k][2]) in ex:
             out[k] = False
-    # the shortest multi-word non-exact reference span per (test span, reference start)
-    # (non-square objects only: a square one keeps its count, ``spec36a``)
-    keys = {(o[0], o[1], o[2]) for o in (objs[k] for k in todo) if o[0] != o[2] and o[1] != o[3]}
-    multi = (objs[k] for k in plain if objs[k][1] + objs[k][3] > 2)
-    shortest = _least((((o[0], o[1], o[2]), o[3]) for o in multi), keys)
+    # spec45b: off the diagonal, a multi-word one with an odd reference span loses it to a
+    # sibling (its test span and reference start) with an even one (squares too)
+    keys = {o[:3] for o in (objs[k] for k in todo) if o[0] != o[2] and o[3] % 2 and o[1] + o[3] > 2}
+    par = _parities(objs, plain, keys)
     for k in todo:
         ts, tl, rs, rl, _ = objs[k]
         if tl != rl and (ts in exposed_t or rs in exposed_r) and not _inside(ts, tl, rs, rl, ex):
             out[k] = False
-        elif ts != rs and tl != rl and shortest.get((ts, tl, rs), rl) < rl:
+        elif rl % 2 and par.get((ts, tl, rs), 0) & _EVEN:
             out[k] = False
     # spec36d "inner": a non-square one loses it when a non-exact object with its test span
     # starts earlier on the reference side and ends on its reference end
@@ -251,23 +252,24 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     if not para.any():
         return out  # the common case: no paraphrase, no rule applies
     sq = np.flatnonzero(todo & (tl == rl) & (tl > 1))
-    odd = np.flatnonzero(todo & (tl != rl))  # every later rule's objects are among these
-    of_para, of_sq, of_odd = _of_pairs(p, np.flatnonzero(para), sq, odd)
+    odd = np.flatnonzero(todo & (tl != rl))  # every later rule's objects but spec45b's
+    # spec45b: off the diagonal, multi-word with an odd reference span (squares too)
+    par = np.flatnonzero(todo & (ts != rs) & (rl % 2 == 1) & (tl + rl > 2))
+    of_para, of_sq, of_odd, of_par = _of_pairs(p, np.flatnonzero(para), sq, odd, par)
     out[_exposed_exact_rows(p, ts, tl, rs, st, para, of_para)] = False  # spec37b
     # spec37a: a multi-word square one loses it to an exact object at its two starts
     if sq.size:
         out[sq[_exact_at_starts(p, ts, rs, st, sq, of_sq)]] = False
+    if par.size:
+        # spec45b: it loses it to a sibling (a non-exact multi-word object with its test span
+        # and reference start) with an even reference span (the keys hold the pair: the
+        # other pairs of ``of_par`` change nothing)
+        q = of_par[(st[of_par] != EXACT) & (rl[of_par] % 2 == 0)]
+        skey = ((p * 64 + ts) * 64 + tl) * 64 + rs
+        out[par[find_sorted(np.sort(skey[q]), skey[par])[1]]] = False
     if odd.size == 0:
         return out
     out[_exposed_rows(p, ts, tl, rs, rl, st, of_odd)] = False
-    # off the diagonal: a shorter multi-word reference span from the same test span and start
-    # (the keys hold the pair: here and below, the other pairs of ``odd`` change nothing)
-    d = odd[(ts[odd] != rs[odd]) & (rl[odd] > 1)]
-    if d.size:
-        q = of_odd[(st[of_odd] != EXACT) & (tl[of_odd] + rl[of_odd] > 2)]
-        skey = ((p * 64 + ts) * 8 + tl) * 64 + rs
-        hit, shortest = _least_rows(skey[q], rl[q], skey[d])
-        out[d[hit & (shortest < rl[d])]] = False
     # spec36d "inner": a non-exact object with the test span starting earlier on the reference
     # side and ending on the same reference word
     plain = of_odd[st[of_odd] != EXACT]  # the non-exact rows of those pairs (both rules below)
@@ -364,45 +366,67 @@ def _exposed_rows(p, ts, tl, rs, rl, st, sub) -> np.ndarray:
 
 
 def short_siblings(objs: list[Match], cert: list[bool]) -> list[int]:
-    """Per pair: the objects (indices into ``objs``) with the fifth key's ``spec36d`` term
-    (6.3, N38).
+    """Per pair: the objects (indices into ``objs``) with the fifth key's sibling term
+    (``spec36d``'s ``neg2``, 6.3, N38, as ``spec45b`` ranks siblings by parity, N62).
 
-    A non-exact non-square object off the diagonal, not certain (``cert``, from
-    :func:`certain`), with a non-exact object of the same test span and reference start and a
-    longer reference span.  It weighs like a :func:`diagonal_squares` object (-1); the two
-    never meet on one object (square / non-square).
+    A non-exact multi-word object off the diagonal, not certain (``cert``, from
+    :func:`certain`), with an even reference span and a sibling (a non-exact multi-word object
+    of the same test span and reference start) with an odd one.  It weighs -1, like a
+    :func:`diagonal_squares` object (those lie on the diagonal: the two never meet); a square
+    one may also be an :func:`~.enclosed.exposed_squares` object (then -2).
+
+    (``spec36d`` gave -1 to such an object when it had a longer sibling, of any parity;
+    ``spec45b`` found the jar keeps the even one: 1:2 over 1:3, but 1:4 over 1:3.)
     """
     # (most objects are exact one-word ones: the cheapest test first, a long caption has many)
-    odd = [
+    even = [
         k
         for k, o in enumerate(objs)
-        if o[1] != o[3] and o[4] != EXACT and o[0] != o[2] and not cert[k]
+        if o[3] % 2 == 0 and o[4] != EXACT and o[0] != o[2] and not cert[k]
     ]
-    if not odd:
-        return odd  # the common case
-    longest = _least(((o[:3], -o[3]) for o in objs if o[4] != EXACT), {objs[k][:3] for k in odd})
-    return [k for k in odd if -longest[objs[k][:3]] > objs[k][3]]
+    if not even:
+        return even  # the common case
+    plain = [k for k, o in enumerate(objs) if o[4] != EXACT]
+    par = _parities(objs, plain, {objs[k][:3] for k in even})
+    return [k for k in even if par.get(objs[k][:3], 0) & _ODD]
+
+
+#: :func:`_parities`' bits: a sibling with an even / odd reference span
+_EVEN, _ODD = 1, 2
+
+
+def _parities(objs: list[Match], plain: list[int], wanted: set) -> dict:
+    """Per (test start, test length, reference start) of ``wanted``: the parities of the
+    reference spans of the multi-word objects ``plain`` (non-exact) there, as ``_EVEN`` /
+    ``_ODD`` bits (``spec45b``: siblings, N62).  An object of one parity has a sibling of
+    the other exactly when the other's bit is set."""
+    out: dict = {}
+    for k in plain if wanted else ():
+        o = objs[k]
+        if o[:3] in wanted and o[1] + o[3] > 2:
+            out[o[:3]] = out.get(o[:3], 0) | (_ODD if o[3] % 2 else _EVEN)
+    return out
 
 
 def short_sibling_rows(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.ndarray:
     """:func:`short_siblings` for the objects ``sel`` of many pairs (whole pairs); one bool
     per row of ``sel`` (``cert``: :func:`certain_rows` of them)."""
     # (a test on the rows of c, then gathered: most searched pairs have no such object)
-    odd = (c.stage != EXACT) & (c.tl != c.rl) & (c.ts != c.rs)
-    out = odd[sel] & ~cert
+    even = (c.stage != EXACT) & (c.rl % 2 == 0) & (c.ts != c.rs)
+    out = even[sel] & ~cert
     d = np.flatnonzero(out)
     if d.size == 0:
         return out
     p = c.pair[sel]
     (q,) = _of_pairs(p, d)
-    q = q[c.stage[sel[q]] != EXACT]
     s, dr = sel[q], sel[d]
+    # their odd siblings: non-exact, multi-word (a 1:1 is not one), odd reference span
+    s = s[(c.stage[s] != EXACT) & (c.rl[s] % 2 == 1) & (c.tl[s] + c.rl[s] > 2)]
 
     def skey(r):
         return ((c.pair[r] * 64 + c.ts[r]) * 64 + c.tl[r]) * 64 + c.rs[r]
 
-    hit, longest = _least_rows(skey(s), -c.rl[s].astype(np.int64), skey(dr))
-    out[d] = hit & (-longest > c.rl[dr])
+    out[d] = find_sorted(np.sort(skey(s)), skey(dr))[1]
     return out
 
 
