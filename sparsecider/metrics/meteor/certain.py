@@ -16,7 +16,8 @@ reference lengths": the jar keeps the even one, 1:2 over 1:3 and 1:4 over 1:3; i
 non-square object is not certain either when a non-exact object with its test span starts
 earlier on the reference side and ends on the same reference word (``spec36d``, "inner").  A
 non-exact square object longer than one word is not certain when an exact object sits at its
-test start and its reference start (``spec37a``: the jar takes that exact word).  All of it is fixed per pair, computed once.
+test start and its reference start (``spec37a``: the jar takes that exact word).  All of it
+is fixed per pair, computed once.
 
 Exact objects match one word to one word, so "X inside G on the test side" counts the exact
 objects whose test word lies in G's test span (prefix counts, or a sorted search), minus those
