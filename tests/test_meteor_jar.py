@@ -849,8 +849,7 @@ def test_final_ties_follow_the_path_through_the_reference(res, monkeypatch):
 # Cited jar runs of specification 6.3 (spec45a, appendix N61): Y1, Y3, Y7 at -x 40 are gained
 # by the port; Y4, Y5, Y8 (the exact reading no farther from the diagonal than the paraphrase,
 # or the paraphrase on it) are the controls; every beam the search reproduces.
-_FAR_TOYS = {"Y1": (1, 2, 3, 40), "Y3": (1, 2, 3, 40), "Y7": (1, 2, 3, 40)}
-_FAR_TOYS |= {"Y4": (1, 2, 3, 40), "Y5": (1, 2, 3, 40), "Y8": (1, 2, 3, 40)}
+_FAR_TOYS = {toy: (1, 2, 3, 40) for toy in ("Y1", "Y3", "Y7", "Y4", "Y5", "Y8")}
 
 
 def test_end_twin_off_the_diagonal_loses_its_count_to_a_farther_exact_reading(res, monkeypatch):

@@ -266,7 +266,7 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
         # and reference start) with an even reference span (the keys hold the pair: the
         # other pairs of ``of_par`` change nothing)
         q = of_par[(st[of_par] != EXACT) & (rl[of_par] % 2 == 0)]
-        skey = ((p * 64 + ts) * 64 + tl) * 64 + rs
+        skey = _sibling_key(p, ts, tl, rs)
         out[par[find_sorted(np.sort(skey[q]), skey[par])[1]]] = False
     if odd.size == 0:
         return out
@@ -284,7 +284,7 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     d = odd[out[odd] & (ts[odd] == rs[odd])]
     if d.size:
         q = plain
-        skey = ((p * 64 + ts) * 64 + tl) * 64 + rs
+        skey = _sibling_key(p, ts, tl, rs)
         hit, longest = _least_rows(skey[q], -rl[q].astype(np.int64), skey[d])
         out[d[hit & (-longest > rl[d])]] = False
     return out
@@ -425,10 +425,16 @@ def short_sibling_rows(c: Candidates, sel: np.ndarray, cert: np.ndarray) -> np.n
     s = s[(c.stage[s] != EXACT) & (c.rl[s] % 2 == 1) & (c.tl[s] + c.rl[s] > 2)]
 
     def skey(r):
-        return ((c.pair[r] * 64 + c.ts[r]) * 64 + c.tl[r]) * 64 + c.rs[r]
+        return _sibling_key(c.pair[r], c.ts[r], c.tl[r], c.rs[r])
 
     out[d] = find_sorted(np.sort(skey(s)), skey(dr))[1]
     return out
+
+
+def _sibling_key(pair, ts, tl, rs):
+    """One integer per (pair, test start, test length, reference start): siblings share it
+    (positions and lengths under 64)."""
+    return ((pair * 64 + ts) * 64 + tl) * 64 + rs
 
 
 def _least(items, wanted: set) -> dict:
