@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -235,6 +236,31 @@ def test_cache_build_load_and_rebuild(tmp_path, monkeypatch, capsys):
     (path / "meta.json").unlink()  # an unfinished folder: rebuilt in its place
     cache.load_or_build(src, sums)
     assert (path / "meta.json").is_file() and len(list(path.parent.iterdir())) == 1
+
+
+def test_cache_two_processes_building_at_once_keep_one_whole_entry(tmp_path, monkeypatch, capsys):
+    """Workers of one job (torchrun, CI's parallel parts) may build the same entry together:
+    the one that moves its folder in second finds the first one's whole folder there and
+    keeps it, instead of reporting a failed write."""
+    monkeypatch.setenv("SPARSECIDER_CACHE_DIR", str(tmp_path / "cache"))
+    src = _small_sources(tmp_path)
+    sums = src.checksums()
+    path = cache.cache_path(sums)
+    real_rename = os.rename
+
+    def other_process_first(a, b):
+        if Path(b) == path and not path.exists():  # the other worker moves in just before us
+            path.mkdir(parents=True)
+            (path / "meta.json").write_text("theirs")
+        return real_rename(a, b)
+
+    monkeypatch.setattr(cache.os, "rename", other_process_first)
+    built = cache.load_or_build(src, sums)
+    err = capsys.readouterr().err
+    assert "could not write" not in err and "cached in" in err
+    assert (path / "meta.json").read_text() == "theirs"  # theirs kept, not mixed with ours
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # no .tmp left
+    assert built["phrase_hash"].size > 0
 
 
 def test_cache_build_removes_older_formats_only(tmp_path, monkeypatch, capsys):

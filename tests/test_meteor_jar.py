@@ -22,7 +22,6 @@ pytest.importorskip(
 
 import sparsecider.metrics.meteor.score as meteor_score
 from benchmarks.bench_meteor import heldout
-from tests.test_bleu_rouge import METEOR_DEMO_GAP
 from sparsecider.metrics.meteor import (
     corpus_score,
     meteor_scores,
@@ -40,6 +39,7 @@ from sparsecider.metrics.meteor.segment import (
     pair_candidates,
     segment_stats,
 )
+from tests.test_bleu_rouge import METEOR_DEMO_GAP
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # Segments of the COCO held-out fixture scored here (the whole set is a benchmark).

@@ -209,8 +209,16 @@ def _sibling_candidates(rng: np.random.Generator, n_pairs: int) -> Candidates:
                 t = int(rng.integers(max(0, ts - 1), min(lt, ts + tl + 1)))
                 rows.add((p, t, 1, int(rng.integers(max(0, rs - 1), min(lr, rs + 5))), 1, 0))
         for _ in range(int(rng.integers(0, 8))):
-            rows.add((p, int(rng.integers(0, lt)), 1, int(rng.integers(0, lr)), 1,
-                      int(rng.choice(4, p=[0.6, 0.1, 0.1, 0.2]))))
+            rows.add(
+                (
+                    p,
+                    int(rng.integers(0, lt)),
+                    1,
+                    int(rng.integers(0, lr)),
+                    1,
+                    int(rng.choice(4, p=[0.6, 0.1, 0.1, 0.2])),
+                )
+            )
     a = np.array(sorted(rows), dtype=np.int64)
     return Candidates(*(a[:, k] for k in range(6)))
 

@@ -214,7 +214,13 @@ def _write(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
         if path.exists():  # unusable: set it aside (a process may still map its files)
             old = path.with_name(f"{path.name}.{os.getpid()}.old")
             os.rename(path, old)
-        os.rename(tmp, path)
+        try:
+            os.rename(tmp, path)
+        except OSError:
+            if not path.is_dir():
+                raise
+            # another process built the same entry at the same time and moved its whole
+            # folder in first (several workers of one job start together): theirs is kept
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if old is not None:
