@@ -23,8 +23,10 @@ counts in the fourth key except a contested object with a *square twin*: an obje
 than one word on both sides with the same test and reference starts (or being one), starting
 on the diagonal (test start == reference start).  The key's third term (``spec36e``) counts
 the same matches less the contested one-word objects whose span pair is proposed twice or
-more, or (``spec38c``) that have an end twin starting on the diagonal and no square twin (one
-with a square twin too is taken off twice, as in the specification's model, ``align_model2``).
+more (unless a contestable one-word object proposed once reads the same reference word:
+``spec46a``), or (``spec38c``) that have an end twin starting on the diagonal and no square
+twin (one with a square twin too is taken off twice, as in the specification's model,
+``align_model2``).
 A contested one-word object proposed once whose end twin starts off the diagonal, with an
 exact reading of the twin's first words farther from the diagonal than the twin's starts,
 counts in neither, as with a square twin (``spec45a``).
@@ -205,7 +207,10 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     }
     # Contestable objects whose span pair is proposed twice or more: once contested they
     # stop counting in spec36e's term (the key's third).
-    dup = {k for k in range(len(objs)) if can[k] and len(props[objs[k][:4]]) > 1}
+    # (spec46a: not one whose reference word another contestable object proposed once reads,
+    # from another test word: it counts there like one proposed once)
+    once_r = {o[2] for k, o in enumerate(objs) if can[k] and len(props[o[:4]]) == 1}
+    dup = {k for k, o in enumerate(objs) if can[k] and len(props[o[:4]]) > 1 and o[2] not in once_r}
     # (spec38c: and those with an end twin starting on the diagonal, unless they have a
     # square twin: as a second proposal would)
     dup.update(

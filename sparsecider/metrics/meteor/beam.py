@@ -114,9 +114,10 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     objects with its test start; which pairs need more than 64 bits; which objects can be
     contested and have a square twin (an object longer than one word on both sides with the
     same two starts, or are one; on the diagonal only); which can be contested and share
-    their span pair with another proposal (spec36e), or have an end twin on the diagonal
-    (spec38c); and the orphan pairs (M, X) of :func:`~.orphans.orphan_pairs` with the end
-    twin pairs (P, M) of :func:`~.orphans.end_twin_pairs`."""
+    their span pair with another proposal (spec36e; unless a contestable object proposed once
+    has their reference start, spec46a), or have an end twin on the diagonal (spec38c); and
+    the orphan pairs (M, X) of :func:`~.orphans.orphan_pairs` with the end twin pairs (P, M)
+    of :func:`~.orphans.end_twin_pairs`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     shared = []  # per side: another object has its start and one of them can be contested
@@ -170,6 +171,10 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     # farther exact reading stops counting in the fourth key, as with a square twin, and so
     # only once in spec36e's term; `dup` here: proposed twice)
     skip = ep[far & ~dup[ep]]
+    # (spec46a: not one whose reference word another contestable object proposed once reads,
+    # from another test word, as it must: it counts there like one proposed once)
+    r_key = p * 64 + c.rs[sel]
+    dup &= np.bincount(r_key, weights=can & ~dup)[r_key] == 0
     # (spec38c: so do those with an end twin starting on the diagonal and no square twin)
     dup[ep[(c.ts[sel[em]] == c.rs[sel[em]]) & ~twin[ep]]] = True
     twin[skip], dup[skip] = True, False
