@@ -219,8 +219,9 @@ TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # at -x 2, -x 3, -x 40 (AD5 at -x 3, -x 40) and AD7 at every beam as by the model; spec46c's
 # rule, N69, adds AA1, AD1, AD2, AD4 at every beam; spec46b's AC runs, N68: 21 of 32 reproduced
 # by the model without its rule, 28 with it; the code before the three ports: 567 of 729; with
-# spec46a's port, N72, AB1, AB4, AB5 at -x 3, -x 40 gained).
-KNOWN_TOYS_REPRODUCED = 573
+# spec46a's port, N72, AB1, AB4, AB5 at -x 3, -x 40 gained; with spec46c's, N71, AA1, AD1, AD2,
+# AD4 at every beam gained).
+KNOWN_TOYS_REPRODUCED = 589
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
@@ -514,6 +515,58 @@ def test_square_paraphrase_with_an_exact_match_at_its_starts_is_not_certain(res,
         "11 13 5 6 2 2 3 3 0 0 0 0 0 0 0 0 0 0 0 0 5 5 5",
         "16 16 8 9 0 0 4 4 0 0 0 0 0 0 0 0 1 1 0 0 5 5 5",
         "9 11 5 5 2 2 2 2 0 0 0 0 0 0 0 0 1 1 1 0 4 6 5",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
+# Cited jar runs of specification 6.3 (spec46c, appendix N69: a non-square paraphrase at an exact
+# pair whose reference word has a second test reading): AA1, AD1, AD2, AD4 at every beam are
+# gained by the port; AA2, AD3, AD5, AD6, AD8 (no second reading of the reference word: the
+# paraphrase kept from -x 2 or -x 3) and AD7 are the controls, reproduced before and after.
+_READ_TWICE_TOYS = {
+    **{toy: (1, 2, 3, 40) for toy in ("AA1", "AD1", "AD2", "AD4", "AD7")},
+    **{toy: (2, 3, 40) for toy in ("AA2", "AD3", "AD6", "AD8")},
+    "AD5": (3, 40),
+}
+
+
+def test_non_square_paraphrase_at_an_exact_pair_read_twice_is_not_certain(res, monkeypatch):
+    # `a little boy on a computer`/`a baby is on the computer`: the 3:2 `a little boy`/`a baby`
+    # (t0-r0) has the exact `a`/`a` at its two starts, and the test `a` at t4 reads the
+    # reference `a` r0 too: the paraphrase is not certain, ties with the exact `a` and loses
+    # it on spec39a's path order; the jar answers `a`/`a` at every beam (AA1; AD1 `a little boy
+    # z a`/`a baby`, AD2 3:2 and AD4 2:3 alike).  Without the second reading (AA2 `a little boy
+    # z`/`a baby`, AD3, AD5, AD8) or with X's TEST word read again instead (AD6 `a little boy
+    # z`/`a baby z a`), the jar keeps the paraphrase from -x 2.  (METEOR_BEHAVIOUR.md 6.3,
+    # spec46c; certain.py.)
+    _check_toy_runs(res, _READ_TWICE_TOYS)
+    # COCO val2014 pairs of the all-modules probes (ground_truth/coco_single_probe.json.gz,
+    # first references: 18033, 34583; coco_other_probe.json.gz, other references: 68847, 1976):
+    # the jar's statistics lines (pycocoevalcap's way), on both paths.  68847's `a piece of`/`a
+    # little` (t4-r0) lies off the diagonal, the second reading `a`/`a` t0-r0 on it.
+    pairs = [
+        (
+            "A little boy leaning over a lap top computer on a foot rest.",
+            "A baby is trying to type on the computer.",
+        ),
+        (
+            "A little boy talking on the phone and playing with a computer.",
+            "A baby has one hand on a computer and holds a cellphone in the other hand.",
+        ),
+        (
+            "A young girl with a piece of pizza on a white plate",
+            "A little girl is sitting in a restaurant eating pizza.",
+        ),
+        (
+            "A young girl eating a piece of cake off of a plate.",
+            "a little girl in a pink shirt is eating some cake",
+        ),
+    ]
+    jar = [
+        "14 10 6 6 1 1 3 3 0 0 0 0 0 0 0 0 1 0 0 1 5 5 5",
+        "13 17 7 11 1 1 6 6 0 0 0 0 0 0 0 0 1 1 0 0 7 8 8",
+        "12 11 6 5 2 2 2 2 0 0 0 0 0 0 0 0 0 0 0 0 4 4 4",
+        "13 11 6 5 3 3 2 2 0 0 0 0 0 0 0 0 0 0 0 0 5 5 5",
     ]
     _check_jar_lines(res, monkeypatch, pairs, jar)
 

@@ -16,8 +16,11 @@ reference lengths": the jar keeps the even one, 1:2 over 1:3 and 1:4 over 1:3; i
 non-square object is not certain either when a non-exact object with its test span starts
 earlier on the reference side and ends on the same reference word (``spec36d``, "inner").  A
 non-exact square object longer than one word is not certain when an exact object sits at its
-test start and its reference start (``spec37a``: the jar takes that exact word).  All of it
-is fixed per pair, computed once.
+test start and its reference start (``spec37a``: the jar takes that exact word).  A non-exact
+non-square object is not certain when an exact object X sits at its two starts and another
+test word reads X's reference word exactly too, the object or that second reading on the
+diagonal (``spec46c``, 6.3 "A non-square paraphrase at an exact pair whose reference word has a
+second test reading").  All of it is fixed per pair, computed once.
 
 Exact objects match one word to one word, so "X inside G on the test side" counts the exact
 objects whose test word lies in G's test span (prefix counts, or a sorted search), minus those
@@ -114,6 +117,13 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
     for k in square:
         if (objs[k][0], objs[k][2]) in ex:
             out[k] = False
+    # spec46c: a non-square one loses it to an exact object at its two starts whose reference
+    # word another test word reads exactly, it or that reading on the diagonal
+    twice = _read_twice(ex) if odd else set()
+    for k in todo if twice else ():
+        ts, tl, rs, rl, _ = objs[k]
+        if tl != rl and rs in twice and (ts, rs) in ex:
+            out[k] = False
     # spec45b: off the diagonal, a multi-word one with an odd reference span loses it to a
     # sibling (its test span and reference start) with an even one (squares too)
     keys = {o[:3] for o in (objs[k] for k in todo) if o[0] != o[2] and o[3] % 2 and o[1] + o[3] > 2}
@@ -141,6 +151,19 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
         if ts == rs and tl != rl and -longest.get((ts, tl, rs), -rl) > rl:
             out[k] = False
     return out
+
+
+def _read_twice(ex: set[tuple[int, int]]) -> set[int]:
+    """The reference words read exactly on the diagonal AND by another test word (``ex``: the
+    exact objects' (test word, reference word)).
+
+    ``spec46c`` (6.3, N69) takes a non-square object M with an exact object X at its two starts
+    out of the certain count when another test word reads X's reference word exactly (Y), M or
+    Y on the diagonal.  M on it: X is the diagonal reading and Y the other; M off it: Y is the
+    diagonal one and X the other.  Either way M's reference start is such a word and X at M's
+    two starts, which is all the rule asks.
+    """
+    return {r for t, r in ex if t != r and (r, r) in ex}
 
 
 def _exposed_exact(objs: list[Match], cert: list[bool], exact: Callable[[], set]) -> list[int]:
@@ -271,6 +294,9 @@ def certain_rows(c: Candidates, sel: np.ndarray, touch_t: np.ndarray) -> np.ndar
     if odd.size == 0:
         return out
     out[_exposed_rows(p, ts, tl, rs, rl, st, of_odd)] = False
+    # spec46c: an exact object at its two starts whose reference word another test word reads
+    # exactly, it or that reading on the diagonal
+    out[odd[_read_twice_rows(p, ts, rs, st, odd, of_odd)]] = False
     # spec36d "inner": a non-exact object with the test span starting earlier on the reference
     # side and ending on the same reference word
     plain = of_odd[st[of_odd] != EXACT]  # the non-exact rows of those pairs (both rules below)
@@ -296,6 +322,19 @@ def _exact_at_starts(p, ts, rs, st, rows, among) -> np.ndarray:
     ex = among[st[among] == EXACT]
     keys = np.sort((p[ex] * 64 + ts[ex]) * 64 + rs[ex])
     return find_sorted(keys, (p[rows] * 64 + ts[rows]) * 64 + rs[rows])[1]
+
+
+def _read_twice_rows(p, ts, rs, st, rows, among) -> np.ndarray:
+    """:func:`_read_twice` on rows: per row of ``rows``, does an exact row of ``among`` (the
+    rows of its pair) sit at its two starts, and is its reference start read exactly on the
+    diagonal and by another test word (``spec46c``)."""
+    ex = among[st[among] == EXACT]
+    keys = np.sort((p[ex] * 64 + ts[ex]) * 64 + rs[ex])
+    off = ex[ts[ex] != rs[ex]]
+    off = off[find_sorted(keys, (p[off] * 64 + rs[off]) * 64 + rs[off])[1]]
+    twice = np.sort(p[off] * 64 + rs[off])
+    hit = find_sorted(twice, p[rows] * 64 + rs[rows])[1]
+    return hit & find_sorted(keys, (p[rows] * 64 + ts[rows]) * 64 + rs[rows])[1]
 
 
 def _exposed_exact_rows(p, ts, tl, rs, st, para, sub) -> np.ndarray:
