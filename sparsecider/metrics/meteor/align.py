@@ -49,7 +49,7 @@ from .diagonal import diagonal_squares
 from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
 from .orphans import Orphans, end_twins
-from .paths import CROSS, DIAGONAL, SQUARE, first_by_path
+from .paths import exact_one, first_by_path, kind_of
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -368,28 +368,10 @@ def _answer(states, marks, objs, by_r) -> list[int]:
     if n == 1:
         return chains[0]
     place = {k: i for here in by_r.values() for i, k in enumerate(here)}
-    paths = [[(objs[k][2], place[k], _kind(objs, k, by_r)) for k in ks] for ks in chains]
+    paths = [[(objs[k][2], place[k], kind_of(objs, k, by_r)) for k in ks] for ks in chains]
     # (spec46b: the test positions each state reads with exact one-word matches)
-    reads = [sum(1 << objs[k][0] for k in ks if _exact1(objs[k])) for ks in chains]
+    reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
     return chains[first_by_path(paths, reads)]
-
-
-def _exact1(o: Match) -> bool:
-    return o[4] == EXACT and o[1] == o[3] == 1
-
-
-def _kind(objs: list[Match], k: int, by_r: dict) -> int:
-    """An object's kind bits for the final ties (:mod:`.paths`): one-word on the diagonal;
-    exact so, its word not occurring later in the test (no exact one-word candidate of its
-    reference word at a later test position: spec46b); square multi-word."""
-    ts, tl, rs, rl, _ = o = objs[k]
-    if tl == rl == 1:
-        if ts != rs:
-            return 0
-        if _exact1(o) and not any(objs[m][0] > ts and _exact1(objs[m]) for m in by_r[rs]):
-            return DIAGONAL | CROSS
-        return DIAGONAL
-    return SQUARE if tl == rl else 0
 
 
 def _check1(here, added, present, by_t, objs, flag) -> None:

@@ -24,7 +24,7 @@ from .diagonal import diagonal_square_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
 from .orphans import end_twin_pairs, orphan_pairs
-from .paths import CROSS, DIAGONAL, SQUARE, first_by_path_rows
+from .paths import first_by_path_rows, kinds_rows
 
 __all__ = ["align_pairs"]
 
@@ -443,7 +443,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             held.append((state, nc_arr[node]))
             node = np_arr[node]
         state, k = (np.concatenate(x) for x in zip(*held, strict=True))
-        kind, reads = _cross_kinds(c, sel, w_obj[k], w_diag[k], state)
+        kind, reads = kinds_rows(c, sel, w_obj[k], w_diag[k], state)
         won = first_by_path_rows((state, w_rs[k], w_opt[k], kind), n_tied[n_tied > 1], reads)
         best[n_tied > 1] = row[tied[won]]
     node = snode[best]
@@ -453,26 +453,6 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         node = np_arr[node]
         node = node[node >= 0]
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
-
-
-def _cross_kinds(c: Candidates, sel: np.ndarray, obj: np.ndarray, diag: np.ndarray, state):
-    """The kind bits of :mod:`.paths` of the objects ``obj`` the tied states ``state`` hold
-    (``diag``: one-word on the diagonal), and (spec46b) the test positions each state reads
-    with exact one-word matches.  An exact diagonal one is :data:`~.paths.CROSS` unless its
-    pair has an exact one-word candidate of its reference word at a later test position
-    (among ``sel``, whole pairs)."""
-    ex = (c.stage[obj] == EXACT) & (c.tl[obj] == 1) & (c.rl[obj] == 1)
-    kind = diag.astype(np.int8) * DIAGONAL
-    kind[(c.tl[obj] == c.rl[obj]) & (c.tl[obj] > 1)] = SQUARE
-    xd = np.flatnonzero(diag & ex)
-    if xd.size:
-        e = sel[(c.stage[sel] == EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)]
-        table = np.sort((c.pair[e] * 64 + c.rs[e]) * 64 + c.ts[e])
-        o = obj[xd]
-        cell = (c.pair[o] * 64 + c.rs[o]) * 64
-        later = np.searchsorted(table, cell + c.ts[o], "right") < np.searchsorted(table, cell + 64)
-        kind[xd[~later]] |= CROSS
-    return kind, (state[ex], c.ts[obj[ex]])
 
 
 def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> None:

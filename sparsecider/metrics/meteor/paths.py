@@ -27,10 +27,25 @@ and moves none of them.  Only pairs whose best key is held by two states or more
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-__all__ = ["CROSS", "DIAGONAL", "SQUARE", "first_by_path", "first_by_path_rows"]
+from .matchers import EXACT
+
+if TYPE_CHECKING:
+    from .batch import Candidates
+
+__all__ = [
+    "CROSS",
+    "DIAGONAL",
+    "SQUARE",
+    "exact_one",
+    "first_by_path",
+    "first_by_path_rows",
+    "kind_of",
+    "kinds_rows",
+]
 
 #: A state's path: per object it holds, in reference order, (reference start, the object's
 #: place among the objects starting there in option order, its kind: bits of
@@ -190,3 +205,44 @@ def first_by_path_rows(
         arr[dst] = arr[dst - 1]
         arr[s + lo] = piv
     return arr[start]
+
+
+def exact_one(o: tuple) -> bool:
+    """Is the object ``(t_start, t_len, r_start, r_len, stage)`` an exact one-word match."""
+    return o[4] == EXACT and o[1] == o[3] == 1
+
+
+def kind_of(objs: list, k: int, by_r: dict) -> int:
+    """The kind bits of object ``k`` of one pair (``objs`` in option order, ``by_r``: their
+    numbers by reference start): one-word on the diagonal; exact so, its word not occurring
+    later in the test (no exact one-word candidate of its reference word at a later test
+    position: spec46b); square multi-word."""
+    ts, tl, rs, rl, _ = o = objs[k]
+    if tl == rl == 1:
+        if ts != rs:
+            return 0
+        if exact_one(o) and not any(objs[m][0] > ts and exact_one(objs[m]) for m in by_r[rs]):
+            return DIAGONAL | CROSS
+        return DIAGONAL
+    return SQUARE if tl == rl else 0
+
+
+def kinds_rows(c: Candidates, sel: np.ndarray, obj: np.ndarray, diag: np.ndarray, state):
+    """:func:`kind_of` on arrays: the kind bits of the candidates ``obj`` (rows of ``c``) the
+    tied states ``state`` hold (``diag``: one-word on the diagonal), and (spec46b) each exact
+    one-word one as (state, test position) for :func:`first_by_path_rows`'s ``reads``.  An
+    exact diagonal one is :data:`CROSS` unless its pair has an exact one-word candidate of
+    its reference word at a later test position (among ``sel``: whole pairs, in the array
+    search's 64-token captions)."""
+    ex = (c.stage[obj] == EXACT) & (c.tl[obj] == 1) & (c.rl[obj] == 1)
+    kind = diag.astype(np.int8) * DIAGONAL
+    kind[(c.tl[obj] == c.rl[obj]) & (c.tl[obj] > 1)] = SQUARE
+    xd = np.flatnonzero(diag & ex)
+    if xd.size:
+        e = sel[(c.stage[sel] == EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)]
+        table = np.sort((c.pair[e] * 64 + c.rs[e]) * 64 + c.ts[e])
+        o = obj[xd]
+        cell = (c.pair[o] * 64 + c.rs[o]) * 64
+        later = np.searchsorted(table, cell + c.ts[o], "right") < np.searchsorted(table, cell + 64)
+        kind[xd[~later]] |= CROSS
+    return kind, (state[ex], c.ts[obj[ex]])
