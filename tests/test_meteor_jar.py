@@ -53,8 +53,9 @@ N_COCO = 3000
 # 1992, 2004; with both, 56 -> 49; spec37d, N48, fixes 109, 367, 1877, 2061, 2560: 44;
 # spec38a, N55, breaks 2926 as the model does: `a ball`/`a court` is no longer preferred,
 # its exact `a` pair has other readings: 45; spec38b, N53, spec38c, N54, and spec39a, N60,
-# change none of the 3,000; the code of stop 45 differs on 44; spec46a, N72, fixes 2755: 43).
-KNOWN_COCO_DIFFERENCES = 43
+# change none of the 3,000; the code of stop 45 differs on 44; spec46a, N72, fixes 2755: 43;
+# spec46b, N70, fixes 2057: 42).
+KNOWN_COCO_DIFFERENCES = 42
 
 
 @pytest.fixture(scope="module")
@@ -220,8 +221,9 @@ TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # rule, N69, adds AA1, AD1, AD2, AD4 at every beam; spec46b's AC runs, N68: 21 of 32 reproduced
 # by the model without its rule, 28 with it; the code before the three ports: 567 of 729; with
 # spec46a's port, N72, AB1, AB4, AB5 at -x 3, -x 40 gained; with spec46c's, N71, AA1, AD1, AD2,
-# AD4 at every beam gained).
-KNOWN_TOYS_REPRODUCED = 589
+# AD4 at every beam gained; with spec46b's, N70, AC1 and AC5 at -x 2, -x 3, -x 40 and AC3 at
+# -x 40 gained, none lost).
+KNOWN_TOYS_REPRODUCED = 596
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
@@ -1042,5 +1044,68 @@ def test_duplicated_pair_keeps_its_count_against_a_paraphrase_at_its_reference_w
         "13 8 5 4 2 2 2 2 1 1 0 0 0 0 0 0 0 0 0 0 3 5 5",
         "9 10 5 5 2 2 1 1 1 1 0 0 0 0 0 0 0 0 0 0 3 4 4",
         "9 11 5 5 1 1 3 3 1 1 0 0 0 0 0 0 0 0 0 0 4 5 5",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
+# Cited jar runs of specification 6.3 (spec46b, appendix N68: a diagonal exact match against a
+# crossing square paraphrase in the final tie): (toy, beams) the search reproduces.  AC1, AC5 at
+# -x 2, -x 3, -x 40 and AC3 at -x 40 are gained by the rule; AC2, AC4, AC6-AC8 are its controls.
+_CROSS_TOYS = {"AC1": (2, 3, 40), "AC3": (1, 2, 40), "AC5": (2, 3, 40), "AC6": (2, 3, 40)}
+_CROSS_TOYS |= {toy: (1, 2, 3, 40) for toy in ("AC2", "AC4", "AC7", "AC8")}
+
+
+def test_diagonal_exact_match_loses_the_final_tie_to_a_crossing_square(res, monkeypatch):
+    # `the back of a man`/`the man and the` (AC1): the states {`the` t0-r0, `man` t4-r1} and
+    # {`a man`/`the man` t3:2-r0:2, `the` t0-r3} tie on every key; they part at reference 0, where
+    # one holds an exact one-word match on the diagonal (spec39a: "equal", the last sort's order,
+    # the exact state first), but the other a square paraphrase whose state reads test 0 `the`
+    # elsewhere (the readings cross): the jar keeps the paraphrase, unless the diagonal word
+    # occurs again later in the test (AC4, AC8: `a` ... `a`), the exact match is off the diagonal
+    # (AC2: spec39a's path order, the exact option first), the paraphrase is on it (AC7) or is
+    # not square (AC6, `two`/`a couple of`).  (METEOR_BEHAVIOUR.md 6.3, spec46b; paths.py.)
+    _check_toy_runs(res, _CROSS_TOYS)
+    # COCO val2014 pairs 1577, 15430, 22565, 34671, 38459 (the rule) and 524, 25097 (controls:
+    # `a` again later in the test; `two`/`a couple of` 1:3) of the all-modules probe (first
+    # reference only): the jar's statistics lines (ground_truth/coco_single_probe.json.gz,
+    # pycocoevalcap's way), on both paths.
+    pairs = [
+        (
+            "The front of a house is next to some trees.",
+            "The house in the black and white photo is between trees.",
+        ),
+        (
+            "A copper and orange train on the train tracks. ",
+            "A train traveling through a dry countryside next to buildings.",
+        ),
+        (
+            "A street sign on the street near a building.",
+            "A street sign is shown across from a street with has cars and a traffic light. ",
+        ),
+        (
+            "A railroad train pulling in to the train station.",
+            "A train sits on its tracks at a station.",
+        ),
+        (
+            "A little boy with red hair laying on the ground next to surfboards.",
+            "A boy plays in the sand among a group of surf boards.",
+        ),
+        (
+            "A little boy that is standing on a skateboard.",
+            "A boy riding a skateboard down a sidewalk.",
+        ),
+        (
+            "a plate of food with two sandwiches ",
+            "A couple of sandwiches sitting on top of a white plate.",
+        ),
+    ]
+    jar = [
+        "11 12 7 6 1 1 3 3 0 0 0 0 0 0 0 0 1 1 1 1 4 6 6",
+        "10 11 5 4 0 0 2 2 0 0 0 0 0 0 0 0 1 1 1 1 3 4 4",
+        "10 17 5 9 2 2 3 3 0 0 0 0 0 0 0 0 1 1 1 1 4 7 7",
+        "10 10 5 6 1 1 2 2 0 0 0 0 0 0 0 0 1 1 1 1 3 5 5",
+        "14 13 6 6 0 0 3 3 0 0 0 0 1 1 0 0 2 1 0 1 5 6 6",
+        "10 9 6 4 2 2 3 3 0 0 0 0 1 1 0 0 0 0 0 0 5 6 6",
+        "7 12 4 6 2 2 2 2 0 0 0 0 0 0 0 0 0 1 1 1 4 5 6",
     ]
     _check_jar_lines(res, monkeypatch, pairs, jar)

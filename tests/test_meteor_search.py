@@ -18,7 +18,13 @@ from sparsecider._kernels import arrays
 from sparsecider.metrics.meteor import beam
 from sparsecider.metrics.meteor.align import align
 from sparsecider.metrics.meteor.batch import Candidates, find_sorted
-from sparsecider.metrics.meteor.paths import first_by_path, first_by_path_rows
+from sparsecider.metrics.meteor.paths import (
+    CROSS,
+    DIAGONAL,
+    SQUARE,
+    first_by_path,
+    first_by_path_rows,
+)
 
 
 def _random_candidates(rng: np.random.Generator, n_pairs: int) -> Candidates:
@@ -96,7 +102,7 @@ def _rows(groups: list) -> tuple:
         (n, *x) for n, path in enumerate(path for group in groups for path in group) for x in path
     ]
     a = np.array(held, dtype=np.int64).reshape(-1, 4)
-    return (a[:, 0], a[:, 1], a[:, 2], a[:, 3].astype(bool)), np.array([len(g) for g in groups])
+    return (a[:, 0], a[:, 1], a[:, 2], a[:, 3]), np.array([len(g) for g in groups])
 
 
 def test_final_ties_follow_the_sort_of_the_spec_model():
@@ -157,6 +163,91 @@ def test_final_tie_sort_on_arrays_equals_the_one_pair_sort():
         assert [sorted(g, key=cmp_to_key(cmp))[0] for g in groups] == [
             g[w] for g, w in zip(groups, want, strict=True)
         ]
+
+
+def test_final_tie_crossing_square_beats_a_diagonal_exact_match():
+    # spec46b (METEOR_BEHAVIOUR.md 6.3, N68), toy AC1 `the back of a man`/`the man and the`: A =
+    # {`the` t0-r0 (diagonal, exact, no later test `the`), `man` t4-r1}, B = {`a man`/`the man`
+    # t3:2-r0:2 (square, the second option at r0), `the` t0-r3}.  They part at reference 0; B
+    # reads test 0 elsewhere (bit 0), so B comes first in either order.  Without that reading,
+    # or with A's `the` only DIAGONAL (its word occurs later), N56's "equal": the order stands.
+    a = [(0, 0, DIAGONAL | CROSS), (1, 0, 0)]
+    b = [(0, 1, SQUARE), (3, 0, 0)]
+    assert first_by_path([a, b], [1, 1]) == 1 and first_by_path([b, a], [1, 1]) == 0
+    assert first_by_path([a, b], [1, 0]) == 0 and first_by_path([b, a], [0, 1]) == 0
+    a_later = [(0, 0, DIAGONAL), (1, 0, 0)]
+    assert first_by_path([a_later, b], [1, 1]) == 0
+    held, size = _rows([[a, b], [b, a], [a, b], [a_later, b]])
+    reads = (np.array([0, 1, 2, 3, 4, 7]), np.zeros(6, dtype=np.int64))  # states reading test 0
+    assert first_by_path_rows(held, size, reads).tolist() == [1, 2, 4, 6]
+
+
+def _less46(a, ra, b, rb) -> bool:
+    # N56's comparison with spec46b's crossing exception, written out position by position (the
+    # spec model's _c39 and _c46; ra, rb: the test positions each state reads exactly, bit sets)
+    ca, cb = {x[0]: x for x in a}, {x[0]: x for x in b}
+    for j in range(16):
+        x, y = ca.get(j), cb.get(j)
+        if x != y:
+            if x is not None and y is not None:
+                if x[2] & CROSS and y[2] & SQUARE and rb >> j & 1:
+                    return False
+                if y[2] & CROSS and x[2] & SQUARE and ra >> j & 1:
+                    return True
+            if (x is not None and x[2] & DIAGONAL) or (y is not None and y[2] & DIAGONAL):
+                return False
+            return x is not None and (y is None or x[1] < y[1])
+    return False
+
+
+def test_final_tie_sort_with_crossing_squares_on_arrays_equals_the_one_pair_sort():
+    # As the test above, with spec46b's kinds: per group, each (position, place) one object,
+    # one or two positions long; every third position's first option one long on the diagonal
+    # (at even positions exact with no later reading: CROSS), the two-position ones square;
+    # random exact readings of test positions 0-9 per state.
+    rng = np.random.default_rng(46)
+    groups, reads = [], []
+    for _ in range(400):
+        group, read, seen = [], [], set()
+        steps = rng.choice([1, 1, 2], size=(10, 3))
+        steps[::3, 0] = 1
+        for _ in range(int(rng.integers(2, 41))):
+            j, path = 0, []
+            while j < 10:
+                if rng.random() < 0.5:
+                    place = int(rng.integers(0, 3))
+                    step = int(steps[j, place])
+                    kind = SQUARE if step == 2 else 0
+                    if place == 0 and j % 3 == 0:
+                        kind = DIAGONAL | (CROSS if j % 2 == 0 else 0)
+                    path.append((j, place, kind))
+                    j += step
+                else:
+                    j += 1
+            if tuple(path) not in seen:
+                seen.add(tuple(path))
+                group.append(path)
+                read.append(int(rng.integers(0, 1 << 10)))
+        if len(group) > 1:
+            groups.append(group)
+            reads.append(read)
+    want = [first_by_path(g, r) for g, r in zip(groups, reads, strict=True)]
+    held, size = _rows(groups)
+    n = np.repeat(np.arange(sum(map(len, reads))), 10)
+    bits = np.tile(np.arange(10), n.size // 10)
+    on = (np.repeat([x for r in reads for x in r], 10) >> bits) & 1 == 1
+    got = first_by_path_rows(held, size, (n[on], bits[on])) - (np.cumsum(size) - size)
+    assert got.tolist() == want
+    assert sum(w != first_by_path(g) for g, w in zip(groups, want, strict=True)) > 20
+    if sys.version_info < (3, 13):
+        for g, r, w in zip(groups, reads, want, strict=True):
+
+            def cmp(i, k, g=g, r=r):
+                if _less46(g[i], r[i], g[k], r[k]):
+                    return -1
+                return int(_less46(g[k], r[k], g[i], r[i]))
+
+            assert sorted(range(len(g)), key=cmp_to_key(cmp))[0] == w
 
 
 @pytest.mark.parametrize("size", [0, -1, 64, 100])

@@ -32,7 +32,8 @@ exact reading of the twin's first words farther from the diagonal than the twin'
 counts in neither, as with a square twin (``spec45a``).
 An *enclosed* one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from
 the start, has a square twin and is never certain.  The answer is the best state; states tied
-with it on every key are ordered by their paths along the reference (``spec39a``, :mod:`.paths`).
+with it on every key are ordered by their paths along the reference (``spec39a``, :mod:`.paths`),
+where a diagonal exact match loses to a crossing square paraphrase (``spec46b``).
 
 Only reference positions where some object starts change anything, so only those are walked:
 the cost follows the number of objects, not the captions' length.  Where more objects than
@@ -50,7 +51,7 @@ from .diagonal import diagonal_squares
 from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
 from .orphans import Orphans, end_twins
-from .paths import first_by_path
+from .paths import exact_one, first_by_path, kind_of
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -372,14 +373,10 @@ def _answer(states, marks, objs, by_r) -> list[int]:
     if n == 1:
         return chains[0]
     place = {k: i for here in by_r.values() for i, k in enumerate(here)}
-    paths = [
-        [
-            (objs[k][2], place[k], objs[k][0] == objs[k][2] and objs[k][1] == objs[k][3] == 1)
-            for k in ks
-        ]
-        for ks in chains
-    ]
-    return chains[first_by_path(paths)]
+    paths = [[(objs[k][2], place[k], kind_of(objs, k, by_r)) for k in ks] for ks in chains]
+    # (spec46b: the test positions each state reads with exact one-word matches)
+    reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
+    return chains[first_by_path(paths, reads)]
 
 
 def _check1(here, added, present, by_t, objs, flag) -> None:

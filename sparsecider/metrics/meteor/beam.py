@@ -24,7 +24,7 @@ from .diagonal import diagonal_square_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
 from .orphans import end_twin_pairs, orphan_pairs
-from .paths import first_by_path_rows
+from .paths import first_by_path_rows, kinds_rows
 
 __all__ = ["align_pairs"]
 
@@ -420,7 +420,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             step(b0, min(b0 + block, g_edges[k + 1]))
     # The first state of each pair that ranks best is its answer (the lists are kept sorted);
     # with a tail, once the tail's first object is added (only whether it extends the state's
-    # last chunk differs between states); two or more such: spec39a's path order (:mod:`.paths`).
+    # last chunk differs between states); two or more such: spec39a's path order (:mod:`.paths`,
+    # with spec46b's crossing squares).
     owner, row = expand_ranges(np.arange(n_slots) * BEAM, count)
     rank = srank[row]
     tail = sel[tail]
@@ -447,7 +448,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             held.append((state, nc_arr[node]))
             node = np_arr[node]
         state, k = (np.concatenate(x) for x in zip(*held, strict=True))
-        won = first_by_path_rows((state, w_rs[k], w_opt[k], w_diag[k]), n_tied[n_tied > 1])
+        kind, reads = kinds_rows(c, sel, w_obj[k], w_diag[k], state)
+        won = first_by_path_rows((state, w_rs[k], w_opt[k], kind), n_tied[n_tied > 1], reads)
         best[n_tied > 1] = row[tied[won]]
     node = snode[best]
     node = node[node >= 0]
