@@ -206,10 +206,9 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
         for k, o in enumerate(objs)
         if (can[k] or k in orph.ms) and o[0] == o[2] and (o[0], o[2]) in square
     }
-    # Contestable objects whose span pair is proposed twice or more: once contested they
-    # stop counting in spec36e's term (the key's third).
-    # (spec46a: not one whose reference word another contestable object proposed once reads,
-    # from another test word: it counts there like one proposed once)
+    # Contestable objects whose span pair is proposed twice or more: once contested they stop
+    # counting in spec36e's term (the key's third); not (spec46a) one whose reference word a
+    # contestable object proposed once reads (always from another test word).
     once_r = {o[2] for k, o in enumerate(objs) if can[k] and len(props[o[:4]]) == 1}
     dup = {k for k, o in enumerate(objs) if can[k] and len(props[o[:4]]) > 1 and o[2] not in once_r}
     # (spec38c: and those with an end twin starting on the diagonal, unless they have a

@@ -115,9 +115,8 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     contested and have a square twin (an object longer than one word on both sides with the
     same two starts, or are one; on the diagonal only); which can be contested and share
     their span pair with another proposal (spec36e; unless a contestable object proposed once
-    has their reference start, spec46a), or have an end twin on the diagonal (spec38c); and
-    the orphan pairs (M, X) of :func:`~.orphans.orphan_pairs` with the end twin pairs (P, M)
-    of :func:`~.orphans.end_twin_pairs`."""
+    has their reference start, spec46a), or have an end twin on the diagonal (spec38c); the
+    orphan pairs (M, X) and end twin pairs (P, M) of :mod:`.orphans`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     shared = []  # per side: another object has its start and one of them can be contested
@@ -171,10 +170,8 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     # farther exact reading stops counting in the fourth key, as with a square twin, and so
     # only once in spec36e's term; `dup` here: proposed twice)
     skip = ep[far & ~dup[ep]]
-    # (spec46a: not one whose reference word another contestable object proposed once reads,
-    # from another test word, as it must: it counts there like one proposed once)
-    r_key = p * 64 + c.rs[sel]
-    dup &= np.bincount(r_key, weights=can & ~dup)[r_key] == 0
+    # (spec46a: not one whose reference word a contestable object proposed once reads)
+    dup &= np.bincount(r_key := p * 64 + c.rs[sel], weights=can & ~dup)[r_key] == 0
     # (spec38c: so do those with an end twin starting on the diagonal and no square twin)
     dup[ep[(c.ts[sel[em]] == c.rs[sel[em]]) & ~twin[ep]]] = True
     twin[skip], dup[skip] = True, False
@@ -420,8 +417,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             step(b0, min(b0 + block, g_edges[k + 1]))
     # The first state of each pair that ranks best is its answer (the lists are kept sorted);
     # with a tail, once the tail's first object is added (only whether it extends the state's
-    # last chunk differs between states); two or more such: spec39a's path order (:mod:`.paths`,
-    # with spec46b's crossing squares).
+    # last chunk differs between states); two or more such: spec39a's path order (:mod:`.paths`).
     owner, row = expand_ranges(np.arange(n_slots) * BEAM, count)
     rank = srank[row]
     tail = sel[tail]
