@@ -319,17 +319,21 @@ def test_siblings_of_both_parities_and_a_fifth_key_weight_of_two():
     # an even one is never certain, an uncertain even one beside an odd one weighs -1 in the
     # fifth key.  Hand-worked: the 2:2 `t1-2 / r0-1` with its 2:3 sibling, not certain (test
     # position 1, numbered like its last reference word, has two objects), weighs -1 as a
-    # sibling and -1 more as spec38b's exposed square (the exact `t2 / r5` inside it on the
+    # sibling and -1 more as spec38b's exposed square (the exact `t1 / r5` inside it on the
     # test side only, none on both sides): -2, as the spec model sums the two terms.
     from sparsecider.metrics.meteor.align import options
     from sparsecider.metrics.meteor.certain import certain, short_siblings
     from sparsecider.metrics.meteor.enclosed import exposed_squares
 
-    objs = options({(1, 2, 0, 2): [3], (1, 2, 0, 3): [3], (2, 1, 5, 1): [0]})
+    objs = options({(1, 2, 0, 2): [3], (1, 2, 0, 3): [3], (1, 1, 5, 1): [0]})
     m, odd = objs.index((1, 2, 0, 2, 3)), objs.index((1, 2, 0, 3, 3))
-    cert = certain(objs, 4, [0, 2, 3, 0])
+    cert = certain(objs, 4, [0, 3, 2, 0])
     assert not cert[odd] and not cert[m]
     assert short_siblings(objs, cert) == [m] and exposed_squares(objs) == [m]
+    # spec47c (N77): an exact object reading the square's LAST test word (t2) off the diagonal
+    # takes the exposed weight away (`t2 / r5`); one on the diagonal (`t2 / r2`) does not.
+    assert exposed_squares(options({(1, 2, 0, 2): [3], (2, 1, 5, 1): [0]})) == []
+    assert exposed_squares(options({(1, 2, 0, 2): [3], (2, 1, 2, 1): [0]})) == [0]
     # the array search (its weights packed in the rank) equals the per-pair search on random
     # sets of siblings, 300 a seed (seeds 0 and 1 hold 1 and 5 pairs with an object weighing -2)
     for seed in (0, 1):

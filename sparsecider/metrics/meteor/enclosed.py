@@ -12,7 +12,8 @@ twin (it counts neither in the fourth key nor in ``spec36e``'s term) and as neve
 diagonal"): a non-exact square object longer than one word, off the diagonal (test start !=
 reference start), that holds no exact object on both sides and one on one side only, weighs
 -1 in the search's fifth key, like :func:`~.diagonal.diagonal_squares` (on the diagonal: the
-two never meet on one object).
+two never meet on one object) -- unless (``spec47c``, N77) an exact object off the diagonal
+reads its LAST test word (and so a reference word outside it): then it weighs 0.
 
 Hosts and squares are paraphrases, rare in captions: the pairs without one cost one test per
 object.  Exact objects match one word to one word.
@@ -87,7 +88,21 @@ def exposed_squares(objs: list[Match]) -> list[int]:
     own, i = expand_ranges(np.zeros(n.size, dtype=np.int64), n * n)
     cell = (ts[own] + i // n[own] << 32) + rs[own] + i % n[own]
     both = np.bincount(own[find_sorted(keys, cell)[1]], minlength=n.size) > 0
-    return [odd[k] for k in np.flatnonzero(one_side & ~both).tolist()]
+    last = _last_off_diagonal(keys, ts + n - 1 << 32, 1 << 32, ts + n - 1, rs, n)
+    return [odd[k] for k in np.flatnonzero(one_side & ~both & ~last).tolist()]
+
+
+def _last_off_diagonal(keys, base, width, t, rs, n) -> np.ndarray:
+    """``spec47c`` (N77): does an exact object off the diagonal read the square's last test
+    word ``t`` and a reference word outside ``rs .. rs + n - 1``?  Then the square loses its
+    exposed weight: the jar keeps that exact reading in the final tie (the path order decides).
+    ``keys``: the exact objects' cells, sorted; ``base``: the key of the cell (t, 0), so that
+    ``base + r`` is that of (t, r) for every reference position ``r < width``.  Counts of cells
+    between sorted positions: no loop over squares."""
+    at = lambda r: np.searchsorted(keys, base + r)  # noqa: E731
+    outside = at(rs) - at(0) + at(width) - at(rs + n)
+    diag = (at(t + 1) - at(t)) * ((t < rs) | (t >= rs + n))  # (t, t) outside: not counted
+    return outside > diag
 
 
 def _cells(p, ts, tl, rs, rl) -> tuple[np.ndarray, ...]:
@@ -183,5 +198,7 @@ def exposed_square_rows(c: Candidates, sel: np.ndarray) -> np.ndarray:
     own, _, _, cell = _cells(c.pair[rows], ts, n, rs, n)
     ex_keys = (c.pair[ex] * 64 + c.ts[ex]) * 64 + c.rs[ex]  # (sorted, as in enclosed_rows)
     both = np.bincount(own[find_sorted(ex_keys, cell)[1]], minlength=rows.size) > 0
-    out[cand] = one_side & ~both
+    last = ts + n - 1
+    off = _last_off_diagonal(ex_keys, (c.pair[rows] * 64 + last) * 64, 64, last, rs, n)
+    out[cand] = one_side & ~both & ~off
     return out
