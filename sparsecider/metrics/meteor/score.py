@@ -24,7 +24,7 @@ from itertools import chain, pairwise
 import numpy as np
 
 from .align import align
-from .batch import MAX_FAST, Candidates, candidates_of_pairs, caption_table
+from .batch import MAX_FAST, Candidates, candidates_of_pairs, caption_table, heads
 from .beam import align_pairs
 from .normalize import normalize_many
 from .pairstats import alignment_statistics, score_bounds, tight_bounds
@@ -359,8 +359,12 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
             todo = ~done & (bound >= best[seg])
         done |= todo
         rows = np.flatnonzero(todo[cands.pair])
+        # the pairs renumbered 0, 1, ... in order (the search's tables by pair, 64 words a
+        # pair, then cover only the pairs searched: a quarter of them or fewer in round two)
         sub = Candidates(*(getattr(cands, f)[rows] for f in _FIELDS))
-        chosen = rows[align_pairs(sub, n)]
+        new = heads(sub.pair)
+        sub.pair = np.cumsum(new) - 1
+        chosen = rows[align_pairs(sub, int(np.count_nonzero(new)))]
         got = alignment_statistics(tab, hyp, ref, cands, chosen)
         now = np.flatnonzero(todo)  # indexes: boolean indexing of rows is slower
         stats[now] = got[now]
