@@ -318,9 +318,10 @@ def _fields(
     Without ``|||`` or a line break anywhere, :func:`jar_fields` only trims the fields (which
     normalisation does first anyway) and halves the hypothesis' double spaces: done so here.
     """
-    flat = [r for rs in references for r in rs]
+    flat = list(chain.from_iterable(references))
     joined = "\x00".join(flat) + "\x00" + "\x00".join(candidates)
-    if "|||" in joined or "\n" in joined or "\r" in joined:
+    # ("|" is found at memchr speed, "|||" ~100 times slower: looked for only after a "|")
+    if ("|" in joined and "|||" in joined) or "\n" in joined or "\r" in joined:
         fields = [jar_fields(c, r) for c, r in zip(candidates, references, strict=True)]
         flat = [r for _, rs in fields for r in rs]
         n_refs = np.fromiter((len(rs) for _, rs in fields), np.int64, len(fields))
