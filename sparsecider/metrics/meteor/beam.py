@@ -145,7 +145,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     too_many[p[relevant & (num >= 64)]] = True
     bit = np.where(relevant & (num < 64), _U1 << np.clip(num, 0, 63).astype(np.uint64), _Z)
     cbit = np.where(can, bit, _Z)
-    # the bits of the tracked objects at each test start (pairs are at most p.max() + 1)
+    # the bits of the tracked objects at each test start (by t_key: sel's pairs only)
     rel = np.flatnonzero(bit)
     at_start = np.zeros(n_keys, dtype=np.uint64)
     np.bitwise_or.at(at_start, t_key[rel], bit[rel])

@@ -360,8 +360,8 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
             todo = ~done & (bound >= best[seg])
         done |= todo
         rows = np.flatnonzero(todo[cands.pair])
-        # the pairs renumbered 0, 1, ... in order (the search's tables by pair, 64 words a
-        # pair, then cover only the pairs searched: a quarter of them or fewer in round two)
+        # the pairs renumbered 0, 1, ... in order: the search's tables by pair (64 words a pair)
+        # then cover only the pairs searched (round one: a quarter of the chunk's; round two fewer)
         sub = Candidates(*(getattr(cands, f)[rows] for f in _FIELDS))
         new = heads(sub.pair)
         sub.pair = np.cumsum(new) - 1
