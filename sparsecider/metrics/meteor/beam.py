@@ -119,15 +119,16 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     orphan pairs (M, X) and end twin pairs (P, M) of :mod:`.orphans`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
-    shared = []  # per side: another object has its start and one of them can be contested
-    for pos in (c.ts[sel], c.rs[sel]):
-        key = p * 64 + pos
-        n = np.bincount(key)[key]
-        any_can = np.bincount(key, weights=can)[key] > 0
-        shared.append((n > 1) & any_can)
+    # per side: another object has its start and one can be contested (counted by (slot, start)
+    # with slots numbering sel's pairs only; by runs on the reference side: sel in option order)
+    t_key, n_keys = (np.cumsum(p_first := heads(p)) - 1) * 64 + c.ts[sel], int(p_first.sum()) * 64
+    r_first = np.flatnonzero(heads(p * 64 + c.rs[sel]))
+    r_run = np.repeat(np.arange(r_first.size), r_size := np.diff(r_first, append=p.size))
+    shared = [(np.bincount(t_key, minlength=n_keys)[t_key] > 1)
+              & (np.bincount(t_key[can], minlength=n_keys)[t_key] > 0),
+              (r_size[r_run] > 1) & np.logical_or.reduceat(can, r_first)[r_run]]  # fmt: skip
     relevant = shared[0] | shared[1]
-    # the orphan rule's objects: their presence in the kept list is what counts
-    om, ox = orphan_pairs(c, sel)
+    om, ox = orphan_pairs(c, sel)  # the orphan rule's objects: their presence in the kept list
     # spec38c: (P, M), P contested once the kept list holds it and its end twin M, searched
     # with the orphan rule's (M, X) (the first object is the one contested)
     ep, em, far = end_twin_pairs(c, sel)
@@ -144,12 +145,11 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     too_many[p[relevant & (num >= 64)]] = True
     bit = np.where(relevant & (num < 64), _U1 << np.clip(num, 0, 63).astype(np.uint64), _Z)
     cbit = np.where(can, bit, _Z)
-    # the bits of the tracked objects at each test start (pairs are at most p.max() + 1)
-    start_key = p * 64 + c.ts[sel]
+    # the bits of the tracked objects at each test start (by t_key: sel's pairs only)
     rel = np.flatnonzero(bit)
-    at_start = np.zeros(int(p.max()) * 64 + 64, dtype=np.uint64)
-    np.bitwise_or.at(at_start, start_key[rel], bit[rel])
-    tgm = at_start[start_key] ^ bit
+    at_start = np.zeros(n_keys, dtype=np.uint64)
+    np.bitwise_or.at(at_start, t_key[rel], bit[rel])
+    tgm = at_start[t_key] ^ bit
     starts = (p * 64 + c.ts[sel]) * 64 + c.rs[sel]
     square = (c.tl[sel] > 1) & (c.rl[sel] > 1)
     twin = np.zeros(p.size, dtype=bool)
@@ -171,7 +171,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     # only once in spec36e's term; `dup` here: proposed twice)
     skip = ep[far & ~dup[ep]]
     # (spec46a: not one whose reference word a contestable object proposed once reads)
-    dup &= np.bincount(r_key := p * 64 + c.rs[sel], weights=can & ~dup)[r_key] == 0
+    dup &= ~np.logical_or.reduceat(can & ~dup, r_first)[r_run]
     # (spec38c: so do those with an end twin starting on the diagonal and no square twin)
     dup[ep[(c.ts[sel[em]] == c.rs[sel[em]]) & ~twin[ep]]] = True
     twin[skip], dup[skip] = True, False
