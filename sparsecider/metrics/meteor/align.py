@@ -4,11 +4,11 @@ The jar's search as observed from outside (METEOR_BEHAVIOUR.md, 6.1-6.3): a beam
 partial alignments walks the REFERENCE left to right.  Every proposal is its own candidate
 object (a span pair proposed by two stages is two objects).  At reference position j each
 state free at j is followed by one child per object starting at j whose test span is free
-(objects by stage, then longer reference span, test start, squarer span pair -- smaller
-|test length - reference length| --, shorter test span), then by itself; the list is stably
-sorted by :data:`KEY_TERMS` (-uncontested matches, chunks, -counted matches less contested
-duplicated ones, -"certain" matches, -counted matches, -fifth key objects:
-:func:`~.diagonal.diagonal_squares`, :func:`~.certain.short_siblings`,
+(objects by stage, then longer reference span, test start, even test spans first among
+siblings -- ``spec47b``, :mod:`.order` --, squarer span pair, shorter test span), then by
+itself; the list is stably sorted by :data:`KEY_TERMS` (-uncontested matches, chunks,
+-counted matches less contested duplicated ones, -"certain" matches, -counted matches,
+-fifth key objects: :func:`~.diagonal.diagonal_squares`, :func:`~.certain.short_siblings`,
 :func:`~.enclosed.exposed_squares`) and cut to 40.
 A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
 key) once another object with the same test start is in the list with it (checked before the
@@ -50,6 +50,7 @@ from .certain import certain, short_siblings
 from .diagonal import diagonal_squares
 from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
+from .order import option_key
 from .orphans import Orphans, end_twins
 from .paths import exact_one, first_by_path, kind_of
 
@@ -109,13 +110,11 @@ def chunk_count(matches: list[Match]) -> int:
 
 
 def options(props: dict) -> list[Match]:
-    """Candidate objects (one per proposal) in the search's option order.
-
-    By reference start, then stage, longer reference span, test start, squarer span pair
-    (smaller ``|t_len - r_len|``), shorter test span.
-    """
+    """Candidate objects (one per proposal) in the search's option order (:mod:`.order`: by
+    reference start, then stage, longer reference span, test start, even test spans first among
+    siblings, ``spec47b``, squarer span pair, shorter test span)."""
     objs = [(*k, s) for k, stages in props.items() for s in stages]
-    objs.sort(key=lambda o: (o[2], o[4], -o[3], o[0], abs(o[1] - o[3]), o[1]))
+    objs.sort(key=option_key(objs))
     return objs
 
 

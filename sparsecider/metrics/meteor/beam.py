@@ -23,6 +23,7 @@ from .certain import certain_rows, short_sibling_rows
 from .diagonal import diagonal_square_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
+from .order import option_order
 from .orphans import end_twin_pairs, orphan_pairs
 from .paths import first_by_path_rows, kinds_rows
 
@@ -75,10 +76,8 @@ def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
     if c.pair.size == 0:
         return np.zeros(0, dtype=np.int64)
     # Option order within each pair: reference start, stage, longer reference span, test
-    # start, squarer span pair (smaller |t_len - r_len|), shorter test span.
-    # (spans of at most 7 words, as the candidates' sort key assumes: one packed key)
-    key = ((c.pair * 64 + c.rs) * 4 + c.stage) * 8 + 7 - c.rl
-    idx = np.argsort(((key * 64 + c.ts) * 8 + np.abs(c.tl - c.rl)) * 8 + c.tl, kind="stable")
+    # start, even test spans first among siblings (spec47b), squarer, shorter test span.
+    idx = option_order(c)
     pair = c.pair[idx]
     # How many objects cover each word: a pair where none shares a word keeps them all.
     own_t, cell_t = expand_ranges(c.pair * 64 + c.ts, c.tl)
