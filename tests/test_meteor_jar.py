@@ -1165,6 +1165,10 @@ def test_exposed_square_gives_way_to_an_exact_reading_of_its_last_test_word(res,
         "9 12 4 7 2 2 1 1 0 0 0 0 0 0 0 0 1 1 0 0 3 4 4",
         "10 13 4 7 1 1 2 2 0 0 0 0 0 0 0 0 0 0 0 0 3 3 3",
         "10 14 5 9 2 2 5 5 0 0 0 0 0 0 0 0 0 0 0 0 4 7 7",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
 # Cited jar runs of specification 6.5 (spec47b, appendix N76: non-exact siblings with one test
 # start and one reference span, test spans of both parities): every run of AF1-AF8 is
 # reproduced; before the rule none was (the squarer, shorter odd test span came first).
