@@ -435,7 +435,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
     # spec47a (:mod:`.paths`): where it can act, the states equal with the best on four terms
     mk, tails = (cbit, flagged, obit, ocbit), (tail, slot_of[c.pair[tail]])
-    tied, lex = lex_rows(c, sel, slot_of[p_all], mk, tails, (rank, owner, tied), _CERT)
+    tied, lex = lex_rows(c, sel, slot_of[p_all], mk, tails, (rank, owner, tied, sbits[row]), _CERT)
     n_tied = np.bincount(owner[tied], minlength=n_slots)
     tied = tied[n_tied[owner[tied]] > 1]
     if tied.size:

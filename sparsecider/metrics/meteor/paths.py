@@ -278,8 +278,10 @@ def first_by_path_rows(
         if finals is None:
             return out
         rank, tables = finals
-        fire, lt = lex_less_rows(tables, u, v)
-        return np.where(rank[u] == rank[v], out, np.where(fire, lt, rank[u] < rank[v]))
+        d = np.flatnonzero(rank[u] != rank[v])  # (spec47a reads only states of different ranks)
+        fire, lt = lex_less_rows(tables, u[d], v[d])
+        out[d] = np.where(fire, lt, rank[u[d]] < rank[v[d]])
+        return out
 
     # the first run: per state after the second, does it extend its pair's run
     first = np.repeat(start, size)
@@ -327,13 +329,14 @@ def lex_tables(n: int, held: tuple) -> tuple:
     state holds a multi-word match).
     """
     state, ts, rs, ident, contested, multi = held
-    ident_t = np.zeros((n, 64), dtype=np.int64)
+    shape = (n, int(ts.max()) + 1 if ts.size else 1)  # (test positions beyond: none held)
+    ident_t = np.zeros(shape, dtype=np.int64)
     ident_t[state, ts] = ident + 1
-    r_t = np.full((n, 64), 64, dtype=np.int64)
+    r_t = np.full(shape, 64, dtype=np.int64)
     r_t[state, ts] = rs
-    c_t = np.zeros((n, 64), dtype=bool)
+    c_t = np.zeros(shape, dtype=bool)
     c_t[state, ts] = contested
-    far = np.zeros((n, 64), dtype=bool)
+    far = np.zeros(shape, dtype=bool)
     far[state, ts] = contested & ((ts - rs < 0) | (ts - rs > 1))
     mw = np.zeros(n, dtype=bool)
     mw[state[multi]] = True
@@ -361,28 +364,30 @@ def lex_rows(c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple,
     ``sel``: the searched objects (rows of ``c``), ``slot``: their pairs' slots; ``marks``: the
     contest bits of ``sel``, each slot's final contested bits, the presence and contest bits of
     every row of ``c``; ``tail``: the objects every final state takes after the walk (rows of
-    ``c``) and their slots; ``ranked``: per final state its packed rank and slot, and the states
-    tied with their pair's best.  Returns the states to order, grouped by slot, each slot's in
-    the order of a last stable sort by rank (the tail's chunk changes ranks), and None or, where
-    spec47a can act (a contested non-exact one-word object near the diagonal, no multi-word one
-    in the tail, a state equal with the best on the key's first four terms but not on all), the
-    function ``(states, their held (state, object) entries) -> finals`` for
-    :func:`first_by_path_rows`.
+    ``c``) and their slots; ``ranked``: per final state its packed rank and slot, the states
+    tied with their pair's best, and per final state its presence bits.  Returns the states to
+    order, grouped by slot, each slot's in the order of a last stable sort by rank (the tail's
+    chunk changes ranks), and None or, where spec47a can act (a contested non-exact one-word
+    object near the diagonal held by a state equal with the best on the key's first four terms,
+    one such state not equal with it on all, no multi-word object in the tail), the function
+    ``(states, their held (state, object) entries) -> finals`` for :func:`first_by_path_rows`.
     """
     cbit, flagged, obit, ocbit = marks
-    rank, owner, tied = ranked
+    rank, owner, tied, sbits = ranked
     d = c.ts[sel].astype(np.int64) - c.rs[sel]
     near = (d >= 0) & (d <= 1)
     bits = np.zeros(flagged.size, dtype=np.uint64)
     np.bitwise_or.at(bits, slot[near], cbit[near])
-    on = (bits & flagged) != 0
+    bits &= flagged
     t_obj, t_slot = tail
-    on[t_slot[(c.tl[t_obj] > 1) | (c.rl[t_obj] > 1)]] = False
+    bits[t_slot[(c.tl[t_obj] > 1) | (c.rl[t_obj] > 1)]] = 0
     low = np.zeros(flagged.size, dtype=np.int64)
     low[owner[tied]] = rank[tied]
-    grp = np.flatnonzero((rank // unit == low[owner] // unit) & on[owner])
+    grp = np.flatnonzero((rank // unit == low[owner] // unit) & (bits[owner] != 0))
     n = flagged.size
-    on = np.bincount(owner[grp], minlength=n) > np.bincount(owner[tied], minlength=n)
+    # (and a state of them holds such an object)
+    on = np.bincount(owner[grp], weights=(sbits[grp] & bits[owner[grp]]) != 0, minlength=n) > 0
+    on &= np.bincount(owner[grp], minlength=n) > np.bincount(owner[tied], minlength=n)
     if not on.any():
         return tied, None
     tied = np.concatenate((tied[~on[owner[tied]]], grp[on[owner[grp]]]))
