@@ -52,7 +52,7 @@ from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
 from .order import option_key
 from .orphans import Orphans, end_twins
-from .paths import exact_one, first_by_path, kind_of
+from .paths import exact_one, first_by_path, kind_of, lex_finals, lex_states
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -351,16 +351,14 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
                         flag(k)
             if len(flagged) != before:
                 states.sort(key=lambda s: _rank(s, marks))
-    return sorted(objs[k] for k in _answer(states, marks, objs, by_r))
+    return sorted(objs[k] for k in _answer(states, marks, objs, by_r, can))
 
 
-def _answer(states, marks, objs, by_r) -> list[int]:
+def _answer(states, marks, objs, by_r, can) -> list[int]:
     """The objects of the first state, or with ties on the best key, of the one their paths
-    put first (spec39a, :mod:`.paths`)."""
-    best = _rank(states[0], marks)
-    n = 1
-    while n < len(states) and _rank(states[n], marks) == best:
-        n += 1
+    put first (spec39a, :mod:`.paths`; spec47a's reach past the best key: ``lex_states``)."""
+    ranks = [_rank(st, marks) for st in states]
+    n, lex = lex_states(ranks, _CERT, [st[1] for st in states], objs, marks[0], can)
     chains = []
     for st in states[:n]:
         node, ks = st[5], []
@@ -374,7 +372,8 @@ def _answer(states, marks, objs, by_r) -> list[int]:
     paths = [[(objs[k][2], place[k], kind_of(objs, k, by_r)) for k in ks] for ks in chains]
     # (spec46b: the test positions each state reads with exact one-word matches)
     reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
-    return chains[first_by_path(paths, reads)]
+    finals = lex_finals(chains, ranks, objs, lex) if lex else None
+    return chains[first_by_path(paths, reads, finals)]
 
 
 def _check1(here, added, present, by_t, objs, flag) -> None:

@@ -25,7 +25,7 @@ from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
 from .order import option_order
 from .orphans import end_twin_pairs, orphan_pairs
-from .paths import first_by_path_rows, kinds_rows
+from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
 
 __all__ = ["align_pairs"]
 
@@ -432,19 +432,17 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
+    # spec47a (:mod:`.paths`): where it can act, the states equal with the best on four terms
+    mk, tails = (cbit, flagged, obit, ocbit), (tail, slot_of[c.pair[tail]])
+    tied, lex = lex_rows(c, sel, slot_of[p_all], mk, tails, (rank, owner, tied, sbits[row]), _CERT)
     n_tied = np.bincount(owner[tied], minlength=n_slots)
     tied = tied[n_tied[owner[tied]] > 1]
     if tied.size:
         # the objects each tied state holds (the tail's are the same for all: left out)
-        state, node = np.arange(tied.size), snode[row[tied]]
-        held = []
-        while (node >= 0).any():
-            state, node = state[node >= 0], node[node >= 0]
-            held.append((state, nc_arr[node]))
-            node = np_arr[node]
-        state, k = (np.concatenate(x) for x in zip(*held, strict=True))
+        state, k = held_rows(snode[row[tied]], nc_arr, np_arr)
         kind, reads = kinds_rows(c, sel, w_obj[k], w_diag[k], state)
-        won = first_by_path_rows((state, w_rs[k], w_opt[k], kind), n_tied[n_tied > 1], reads)
+        fin = lex(tied, state, w_obj[k]) if lex else None
+        won = first_by_path_rows((state, w_rs[k], w_opt[k], kind), n_tied[n_tied > 1], reads, fin)
         best[n_tied > 1] = row[tied[won]]
     node = snode[best]
     node = node[node >= 0]

@@ -22,10 +22,23 @@ on many at once), so they agree with each other on every Python and with the mod
 ``list.sort`` is that one (3.11, 3.12; 3.13 extends descending runs differently).  The tied
 states are sorted alone, in the last sort's order: a worse-keyed state is placed by its key
 and moves none of them.  Only pairs whose best key is held by two states or more get here.
+
+``spec47a`` (6.5 "A contested one-word match near the diagonal against an exact word read from
+an earlier test word", N75) reaches one step further: two final states equal on the key's first
+FOUR terms (uncontested matches, chunks, spec36e's count, the certain count) but not on the
+rest, that differ in their contested non-exact one-word matches, each differing one on the
+diagonal or one test word after it (``t - r`` in {0, 1}), neither state holding a multi-word
+match and the state without such a match X reading X's test word with no match of its own,
+are ordered by their matches in TEST order, compared lexicographically ((test start, reference
+start) in turn, the shorter list last), before the later key terms.  The comparison then
+covers the states equal with the best on those four terms (a worse one on them is still
+placed by its key and moves none of them); the searches pass them only where a contested
+non-exact one-word match near the diagonal is held (:func:`lex_order`, :func:`lex_less_rows`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -43,8 +56,15 @@ __all__ = [
     "exact_one",
     "first_by_path",
     "first_by_path_rows",
+    "held_rows",
     "kind_of",
     "kinds_rows",
+    "lex_finals",
+    "lex_less_rows",
+    "lex_order",
+    "lex_rows",
+    "lex_states",
+    "lex_tables",
 ]
 
 #: A state's path: per object it holds, in reference order, (reference start, the object's
@@ -105,7 +125,70 @@ def _sort_first(n: int, less: Callable[[int, int], bool]) -> int:
     return a[0]
 
 
-def first_by_path(paths: list[Path], reads: list[int] | None = None) -> int:
+def lex_order(a: tuple, b: tuple) -> int:
+    """spec47a's comparison of two final states (module docstring): -1 (``a`` first), 1 or 0
+    (the rule does not apply).
+
+    ``a``, ``b``: per state (its matches, its contested non-exact one-word matches), sets of
+    ``(t_start, t_len, r_start, r_len, stage)``; their keys differ, their first four terms do not.
+    """
+    (ma, ca), (mb, cb) = a, b
+    if ca == cb or any(m[0] - m[2] not in (0, 1) for m in ca ^ cb):
+        return 0
+    if any(m[1] > 1 or m[3] > 1 for m in ma | mb):
+        return 0  # a multi-word match in either state
+    for xs, ys, cx in ((ma, mb, ca - cb), (mb, ma, cb - ca)):
+        # the state without X reads X's test word with a match the X state lacks
+        only = ys - xs
+        if any(y[0] <= x[0] < y[0] + y[1] for x in cx for y in only):
+            return 0
+    # test order, then reference start; a list that ends first is the larger
+    la = [*sorted((m[0], m[2], m[1], m[3]) for m in ma), (math.inf,)]
+    lb = [*sorted((m[0], m[2], m[1], m[3]) for m in mb), (math.inf,)]
+    if la == lb:
+        return 0
+    return -1 if la < lb else 1
+
+
+def lex_states(ranks: list[int], unit: int, held: list, objs: list, flagged: set, can: list):
+    """How many of one pair's final states (sorted by packed rank) the final sort orders: those
+    tied with the best on every key, or (spec47a) those equal with it on the key's first four
+    terms (``rank // unit``) where one of them holds (``held``: each state's tracked objects) a
+    contested non-exact one-word object near the diagonal (``t - r`` in {0, 1}).  Returns that
+    count and, in the second case, the test "object ``k`` is contested and non-exact one-word"
+    (else None)."""
+    n = 1
+    while n < len(ranks) and ranks[n] == ranks[0]:
+        n += 1
+    g = n
+    while g < len(ranks) and ranks[g] // unit == ranks[0] // unit:
+        g += 1
+
+    def contested(k: int) -> bool:
+        return k in flagged and can[k]
+
+    if g > n and any(
+        contested(k) and objs[k][0] - objs[k][2] in (0, 1) for h in held[:g] for k in h
+    ):
+        return g, contested
+    return n, None
+
+
+def lex_finals(chains: list, ranks: list[int], objs: list, contested: Callable) -> list[tuple]:
+    """:func:`first_by_path`'s ``finals`` of the states holding the objects ``chains``."""
+    return [
+        (
+            ranks[i],
+            frozenset(objs[k] for k in ks),
+            frozenset(objs[k] for k in ks if contested(k)),
+        )
+        for i, ks in enumerate(chains)
+    ]
+
+
+def first_by_path(
+    paths: list[Path], reads: list[int] | None = None, finals: list[tuple] | None = None
+) -> int:
     """Which of the tied states of one pair the final sort puts first (module docstring).
 
     Parameters
@@ -115,6 +198,11 @@ def first_by_path(paths: list[Path], reads: list[int] | None = None) -> int:
     reads : list of int, optional
         Per state, the bit set of the test positions it reads with exact one-word matches
         (spec46b; none if not given).
+    finals : list of tuple, optional
+        Per state, (its packed rank, its matches, its contested non-exact one-word matches):
+        the states then are those equal with the best on the key's first four terms, in the
+        last sort's order, and spec47a's :func:`lex_order` orders those of different ranks
+        where it applies, the ranks where not (none given: all tied on every key).
 
     Returns
     -------
@@ -122,13 +210,24 @@ def first_by_path(paths: list[Path], reads: list[int] | None = None) -> int:
         Index into ``paths`` of the answer.
     """
     r = reads or [0] * len(paths)
-    return _sort_first(len(paths), lambda i, k: _less(paths[i], paths[k], r[i], r[k]))
+    if finals is None:
+        return _sort_first(len(paths), lambda i, k: _less(paths[i], paths[k], r[i], r[k]))
+
+    def less(i: int, k: int) -> bool:
+        (ri, *si), (rk, *sk) = finals[i], finals[k]
+        if ri == rk:
+            return _less(paths[i], paths[k], r[i], r[k])
+        x = lex_order(si, sk)
+        return x < 0 if x else ri < rk
+
+    return _sort_first(len(paths), less)
 
 
 def first_by_path_rows(
     held: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     size: np.ndarray,
     reads: tuple[np.ndarray, np.ndarray] | None = None,
+    finals: tuple | None = None,
 ) -> np.ndarray:
     """:func:`first_by_path` for many pairs at once, on arrays.
 
@@ -143,6 +242,11 @@ def first_by_path_rows(
     reads : tuple of two ndarrays, optional
         One entry per exact one-word match a tied state holds: the state's number, the match's
         test position (spec46b; none if not given).
+    finals : tuple, optional
+        (packed rank per state, :func:`lex_tables` of their matches): the states are then
+        those equal with the best on the key's first four terms, and spec47a's order
+        (:func:`lex_less_rows`) orders those of different ranks where it applies, the ranks
+        where not (as :func:`first_by_path`'s ``finals``).
 
     Returns
     -------
@@ -170,7 +274,14 @@ def first_by_path_rows(
         # spec46b: v's diagonal exact match loses to u's crossing square (the mirror, u's
         # loss, is already "not less": u's object is diagonal)
         cross = ((kv & CROSS) != 0) & ((ku & SQUARE) != 0) & read[u, j]
-        return (~eq & (code[u, j] < code[v, j])) | cross
+        out = (~eq & (code[u, j] < code[v, j])) | cross
+        if finals is None:
+            return out
+        rank, tables = finals
+        d = np.flatnonzero(rank[u] != rank[v])  # (spec47a reads only states of different ranks)
+        fire, lt = lex_less_rows(tables, u[d], v[d])
+        out[d] = np.where(fire, lt, rank[u[d]] < rank[v[d]])
+        return out
 
     # the first run: per state after the second, does it extend its pair's run
     first = np.repeat(start, size)
@@ -205,6 +316,109 @@ def first_by_path_rows(
         arr[dst] = arr[dst - 1]
         arr[s + lo] = piv
     return arr[start]
+
+
+def lex_tables(n: int, held: tuple) -> tuple:
+    """The tables :func:`lex_less_rows` reads, per state and test position (at most 64).
+
+    ``held``: one entry per match a state holds (its tail's left out: those are shared by
+    all): the state's number, test start, reference start, an identity of the match among
+    those starting there (reference start and stage), whether it is a contested non-exact
+    one-word match, whether it is multi-word.  Returns (identity + 1 or 0, reference start or
+    64 where none starts, contested one-word there, such and not ``t - r`` in {0, 1}, the
+    state holds a multi-word match).
+    """
+    state, ts, rs, ident, contested, multi = held
+    shape = (n, int(ts.max()) + 1 if ts.size else 1)  # (test positions beyond: none held)
+    ident_t = np.zeros(shape, dtype=np.int64)
+    ident_t[state, ts] = ident + 1
+    r_t = np.full(shape, 64, dtype=np.int64)
+    r_t[state, ts] = rs
+    c_t = np.zeros(shape, dtype=bool)
+    c_t[state, ts] = contested
+    far = np.zeros(shape, dtype=bool)
+    far[state, ts] = contested & ((ts - rs < 0) | (ts - rs > 1))
+    mw = np.zeros(n, dtype=bool)
+    mw[state[multi]] = True
+    return ident_t, r_t, c_t, far, mw
+
+
+def held_rows(node: np.ndarray, obj: np.ndarray, parent: np.ndarray) -> tuple:
+    """The objects final states hold, as (state number, object) entries: ``node``, each state's
+    last node in the search's table of chosen objects (``obj``, ``parent``: each node's object
+    and previous node, -1 none)."""
+    state, held = np.arange(node.size), []
+    while (node >= 0).any():
+        state, node = state[node >= 0], node[node >= 0]
+        held.append((state, obj[node]))
+        node = parent[node]
+    if not held:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    state, k = (np.concatenate(x) for x in zip(*held, strict=True))
+    return state, k
+
+
+def lex_rows(c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple, unit: int):
+    """:func:`lex_states` for the array search: which final states the final sort orders.
+
+    ``sel``: the searched objects (rows of ``c``), ``slot``: their pairs' slots; ``marks``: the
+    contest bits of ``sel``, each slot's final contested bits, the presence and contest bits of
+    every row of ``c``; ``tail``: the objects every final state takes after the walk (rows of
+    ``c``) and their slots; ``ranked``: per final state its packed rank and slot, the states
+    tied with their pair's best, and per final state its presence bits.  Returns the states to
+    order, grouped by slot, each slot's in the order of a last stable sort by rank (the tail's
+    chunk changes ranks), and None or, where spec47a can act (a contested non-exact one-word
+    object near the diagonal held by a state equal with the best on the key's first four terms,
+    one such state not equal with it on all, no multi-word object in the tail), the function
+    ``(states, their held (state, object) entries) -> finals`` for :func:`first_by_path_rows`.
+    """
+    cbit, flagged, obit, ocbit = marks
+    rank, owner, tied, sbits = ranked
+    d = c.ts[sel].astype(np.int64) - c.rs[sel]
+    near = (d >= 0) & (d <= 1)
+    bits = np.zeros(flagged.size, dtype=np.uint64)
+    np.bitwise_or.at(bits, slot[near], cbit[near])
+    bits &= flagged
+    t_obj, t_slot = tail
+    bits[t_slot[(c.tl[t_obj] > 1) | (c.rl[t_obj] > 1)]] = 0
+    low = np.zeros(flagged.size, dtype=np.int64)
+    low[owner[tied]] = rank[tied]
+    grp = np.flatnonzero((rank // unit == low[owner] // unit) & (bits[owner] != 0))
+    n = flagged.size
+    # (and a state of them holds such an object)
+    on = np.bincount(owner[grp], weights=(sbits[grp] & bits[owner[grp]]) != 0, minlength=n) > 0
+    on &= np.bincount(owner[grp], minlength=n) > np.bincount(owner[tied], minlength=n)
+    if not on.any():
+        return tied, None
+    tied = np.concatenate((tied[~on[owner[tied]]], grp[on[owner[grp]]]))
+    tied = tied[np.lexsort((tied, rank[tied], owner[tied]))]
+
+    def lex(states: np.ndarray, state: np.ndarray, obj: np.ndarray) -> tuple:
+        contested = (obit[obj] & ocbit[obj] & flagged[owner[states[state]]]) != 0
+        ts, rs = c.ts[obj].astype(np.int64), c.rs[obj].astype(np.int64)
+        multi = (c.tl[obj] > 1) | (c.rl[obj] > 1)
+        held = (state, ts, rs, rs * 8 + c.stage[obj], contested, multi)
+        return rank[states], lex_tables(states.size, held)
+
+    return tied, lex
+
+
+def lex_less_rows(tables: tuple, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lex_order` on arrays for the states ``u`` against ``v`` (:func:`lex_tables`):
+    whether the rule applies (ranks aside), and whether ``u`` comes first where it does."""
+    ident_t, r_t, c_t, far, mw = tables
+    diff = ident_t[u] != ident_t[v]
+    du, dv = c_t[u] & diff, c_t[v] & diff  # the contested matches the other state lacks
+    fire = (du | dv).any(axis=1) & ~mw[u] & ~mw[v]
+    fire &= ~((du & far[u]) | (dv & far[v])).any(axis=1)
+    # (one-word matches only: the other state reads X's test word iff a match starts there)
+    fire &= ~((du & (ident_t[v] != 0)) | (dv & (ident_t[u] != 0))).any(axis=1)
+    # test order: at the first test position where the reference starts read differ (none:
+    # 64), the smaller comes first
+    rd = r_t[u] != r_t[v]
+    j = np.argmax(rd, axis=1)
+    fire &= rd.any(axis=1)
+    return fire, r_t[u, j] < r_t[v, j]
 
 
 def exact_one(o: tuple) -> bool:
