@@ -29,6 +29,7 @@ __all__ = [
     "expand_ranges",
     "find_sorted",
     "heads",
+    "readings_after",
     "rows_of_pairs",
 ]
 
@@ -230,6 +231,14 @@ def find_sorted(table: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nda
         return np.zeros(keys.shape, dtype=np.int64), np.zeros(keys.shape, dtype=bool)
     at = np.minimum(np.searchsorted(table, keys), table.size - 1)
     return at, table[at] == keys
+
+
+def readings_after(table: np.ndarray, r_key: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """How many keys of the sorted ``table`` of ``(pair * 64 + r) * 64 + t`` readings read the
+    reference words ``r_key`` (``pair * 64 + r``) from a test word after ``t`` (positions under
+    64): does the word occur again later in the test."""
+    r_key = r_key.astype(np.int64) * 64
+    return np.searchsorted(table, r_key + 63, "right") - np.searchsorted(table, r_key + t, "right")
 
 
 def expand_ranges(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .batch import Candidates, expand_ranges, find_sorted, rows_of_pairs
+from .batch import Candidates, expand_ranges, find_sorted, readings_after, rows_of_pairs
 from .matchers import EXACT
 
 __all__ = ["diagonal_square_rows", "diagonal_squares"]
@@ -160,8 +160,6 @@ def _sole_rows(c: Candidates, among: np.ndarray) -> tuple[np.ndarray, np.ndarray
         other -= np.searchsorted(tab_c, cell[e], "right") - np.searchsorted(tab_c, cell[e])
         # a later test word for its reference word: readings of r by test words after t
         tab_r = np.sort(rk[by] * 64 + t[by])
-        later = np.searchsorted(tab_r, rk[e] * 64 + 63, "right") > np.searchsorted(
-            tab_r, rk[e] * 64 + t[e], "right"
-        )
+        later = readings_after(tab_r, rk[e], t[e]) > 0
         out.append(cell[e][(other == 0) & ~later])
     return out[0], out[1]

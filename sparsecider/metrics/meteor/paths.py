@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .batch import readings_after
 from .matchers import EXACT
 
 if TYPE_CHECKING:
@@ -456,7 +457,6 @@ def kinds_rows(c: Candidates, sel: np.ndarray, obj: np.ndarray, diag: np.ndarray
         e = sel[(c.stage[sel] == EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)]
         table = np.sort((c.pair[e] * 64 + c.rs[e]) * 64 + c.ts[e])
         o = obj[xd]
-        cell = (c.pair[o] * 64 + c.rs[o]) * 64
-        later = np.searchsorted(table, cell + c.ts[o], "right") < np.searchsorted(table, cell + 64)
+        later = readings_after(table, c.pair[o].astype(np.int64) * 64 + c.rs[o], c.ts[o]) > 0
         kind[xd[~later]] |= CROSS
     return kind, (state[ex], c.ts[obj[ex]])
