@@ -44,6 +44,12 @@ _CHUNK = 2048
 # pairs: 2,048 segments of 50 references (PASCAL-50S) took ~210 MB more peak memory than 1,024,
 # and more CPU.  COCO's 5 references a segment stay below it.
 _CHUNK_PAIRS = 20_480
+# Chunks whose searches run together: each search round of up to this many consecutive chunks
+# is one :func:`~.beam.align_pairs` call (:func:`_together`).  The search has a fixed cost per
+# call and per step (~0.3 ms a step, ~15 steps a call), which 4 chunks share; the other stages
+# stay per chunk (their joins and sorts grow faster than linearly).  More chunks a call gained
+# nothing on COCO (a larger search's arrays leave the caches).
+_SEARCH_CHUNKS = 4
 # One-word candidates (word pairs with equal stems) one pair of captions may make.  The
 # per-pair search holds each as a Python object, so this bounds its memory (~0.5 GB) and time
 # (~1 min); normal captions make a few dozen, two 4,000-word copies of one sentence ~1.6 million.
@@ -209,11 +215,56 @@ def _statistics(candidates, references, res: Resources, start: int) -> np.ndarra
     name segments by it)."""
     out = np.zeros((len(candidates), N_STATS), dtype=np.int64)
     words = Words(res)
-    # Segments go in chunks, so memory holds one chunk's captions, not the corpus's.
-    lo = 0
-    for hi in _chunk_ends(np.fromiter(map(len, references), np.int64, len(references))):
-        out[lo:hi] = _chunk(candidates[lo:hi], references[lo:hi], res, words, start + lo)
-        lo = hi
+    # Segments go in chunks, so memory holds one chunk's captions, not the corpus's; the
+    # searches of a few consecutive chunks run together.
+    ends = _chunk_ends(np.fromiter(map(len, references), np.int64, len(references)))
+    for g in range(0, len(ends), _SEARCH_CHUNKS):
+        bounds = list(pairwise([ends[g - 1] if g else 0, *ends[g : g + _SEARCH_CHUNKS]]))
+        # generators: each runs to its first search when _together starts it, the chunks in
+        # turn (their new words typed in input order, as chunk by chunk)
+        jobs = [
+            _chunk(candidates[lo:hi], references[lo:hi], res, words, start + lo)
+            for lo, hi in bounds
+        ]
+        for (lo, hi), got in zip(bounds, _together(jobs), strict=True):
+            out[lo:hi] = got
+    return out
+
+
+def _together(jobs: list) -> list:
+    """Run chunk generators (:func:`_chunk`) in lockstep; each round's searches as one call.
+
+    A generator yields (candidates, number of pairs) when it needs :func:`~.beam.align_pairs`
+    and is sent the chosen rows; it returns its statistics.  The pairs of the jobs are
+    renumbered after one another (job i's pair p becomes p plus the pairs of jobs before it)
+    and their rows concatenated: the search treats every pair on its own (pair numbers are
+    group labels and an order), so each job's chosen rows, shifted back, are those of a call
+    of its own, in the same order (by pair, then test start: job by job).
+    """
+    out: list = [None] * len(jobs)
+    asked: dict[int, tuple] = {}
+
+    def advance(i: int, chosen: np.ndarray | None) -> None:
+        try:
+            asked[i] = jobs[i].send(chosen)
+        except StopIteration as done:
+            out[i] = done.value
+
+    for i in range(len(jobs)):
+        advance(i, None)
+    while asked:
+        ids = list(asked)
+        parts = [asked.pop(i) for i in ids]
+        n = np.cumsum([0] + [k for _, k in parts])
+        rows = np.cumsum([0] + [c.pair.size for c, _ in parts])
+        merged = Candidates(*(np.concatenate([getattr(c, f) for c, _ in parts]) for f in _FIELDS))
+        merged.pair += np.repeat(n[:-1], np.diff(rows))
+        chosen = align_pairs(merged, int(n[-1]))
+        # a job's chosen rows are consecutive (its pairs are): cut where the jobs' rows end
+        job = np.searchsorted(rows, chosen, side="right") - 1
+        ends = np.searchsorted(job, np.arange(1, len(ids)))
+        for i, c, r in zip(ids, np.split(chosen, ends), rows[:-1], strict=True):
+            advance(i, c - r)
     return out
 
 
@@ -274,6 +325,8 @@ def _chunk(
     words: Words,
     start: int,
 ):
+    """The statistics of one chunk's segments, as a generator driven by :func:`_together`
+    (it yields the searches of :func:`_fast_pairs` and returns the statistics)."""
     hyps, flat, n_refs = _fields(candidates, references)
     # each distinct raw text normalised once (normalize_many), each distinct normalised text
     # typed once
@@ -294,8 +347,7 @@ def _chunk(
     stats = np.zeros((seg.size, N_STATS), dtype=np.int64)
     fp = np.flatnonzero(fast)
     scores = np.full(seg.size, -1.0)  # pairs never aligned: they cannot be chosen
-    if fp.size:
-        stats[fp], scores[fp] = _fast_pairs(tab, hyp[fp], ref[fp], seg[fp], res)
+    # (the long pairs first: a chunk's errors are raised before the next chunk starts)
     slow = np.flatnonzero(~fast)
     if slow.size:
         # which reference of its segment each pair is, for errors
@@ -303,6 +355,8 @@ def _chunk(
         where = list(zip((seg[slow] + start).tolist(), nth[slow].tolist(), strict=True))
         stats[slow] = _slow_pairs(texts, hyp[slow], ref[slow], res, where)
         scores[slow] = segment_scores(stats[slow])
+    if fp.size:
+        stats[fp], scores[fp] = yield from _fast_pairs(tab, hyp[fp], ref[fp], seg[fp], res)
     # Each segment keeps its best reference: the highest score, then the earliest.
     order = np.lexsort((np.arange(seg.size), -scores, seg))
     first = np.r_[True, seg[order][1:] != seg[order][:-1]]
@@ -336,6 +390,8 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
     The search is the dear part, so each segment first aligns its most promising pair (the
     highest score bound, :func:`~.pairstats.score_bounds`), then only the pairs whose bound
     reaches the best score found; the others cannot be chosen (their score is left at -1).
+    A generator: it yields each round's search (candidates renumbered, number of pairs), is
+    sent the chosen rows (:func:`_together`) and returns (statistics, scores).
     """
     cands = candidates_of_pairs(tab, hyp, ref, seg, res)
     bound = score_bounds(tab, hyp, ref, cands)
@@ -365,7 +421,8 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
         sub = Candidates(*(getattr(cands, f)[rows] for f in _FIELDS))
         new = heads(sub.pair)
         sub.pair = np.cumsum(new) - 1
-        chosen = rows[align_pairs(sub, int(np.count_nonzero(new)))]
+        # the search (:func:`_together` runs it for several chunks at once)
+        chosen = rows[(yield sub, int(np.count_nonzero(new)))]
         got = alignment_statistics(tab, hyp, ref, cands, chosen)
         now = np.flatnonzero(todo)  # indexes: boolean indexing of rows is slower
         stats[now] = got[now]
