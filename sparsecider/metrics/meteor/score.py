@@ -10,7 +10,8 @@ Segments go in chunks (at most 2,048 segments and 20,480 pairs).  In a chunk eve
 caption is normalised and typed once (:mod:`.batch`), the candidates of all its (hypothesis,
 reference) pairs come from array joins (:mod:`.batch`), the alignment search runs for many
 pairs at once (:mod:`.beam`: first each segment's most promising reference, then the references
-that can still be chosen) and the statistics follow (:mod:`.pairstats`).  Pairs with a caption
+that can still be chosen; the searches of up to 4 consecutive chunks in one call) and the
+statistics follow (:mod:`.pairstats`).  Pairs with a caption
 over 64 tokens take the per-pair code instead (:mod:`.segment`, :mod:`.align`: the same model,
 linear in the caption's length).
 """
@@ -45,11 +46,13 @@ _CHUNK = 2048
 # and more CPU.  COCO's 5 references a segment stay below it.
 _CHUNK_PAIRS = 20_480
 # Chunks whose searches run together: each search round of up to this many consecutive chunks
-# is one :func:`~.beam.align_pairs` call (:func:`_together`).  The search has a fixed cost per
-# call and per step (~0.3 ms a step, ~15 steps a call), which 4 chunks share; the other stages
-# stay per chunk (their joins and sorts grow faster than linearly).  More chunks a call gained
-# nothing on COCO (a larger search's arrays leave the caches).
+# is one :func:`~.beam.align_pairs` call (:func:`_together`), of at most _SEARCH_PAIRS pairs (a
+# larger round of one chunk runs alone, as before), since the search's memory grows with its
+# pairs (~11 KB a COCO pair).  The search has fixed costs per call and per step (~0.3 ms a step,
+# ~15 steps a call), which 4 chunks share; the other stages stay per chunk (their joins and sorts
+# grow faster than linearly).  A chunk waiting for its search holds ~19 MB (COCO).
 _SEARCH_CHUNKS = 4
+_SEARCH_PAIRS = 8192
 # One-word candidates (word pairs with equal stems) one pair of captions may make.  The
 # per-pair search holds each as a Python object, so this bounds its memory (~0.5 GB) and time
 # (~1 min); normal captions make a few dozen, two 4,000-word copies of one sentence ~1.6 million.
@@ -253,7 +256,13 @@ def _together(jobs: list) -> list:
     for i in range(len(jobs)):
         advance(i, None)
     while asked:
-        ids = list(asked)
+        # the waiting searches in chunk order, as many as fit _SEARCH_PAIRS (one at least)
+        ids, total = [], 0
+        for i in sorted(asked):
+            total += asked[i][1]
+            if ids and total > _SEARCH_PAIRS:
+                break
+            ids.append(i)
         parts = [asked.pop(i) for i in ids]
         n = np.cumsum([0] + [k for _, k in parts])
         rows = np.cumsum([0] + [c.pair.size for c, _ in parts])
