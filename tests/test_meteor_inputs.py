@@ -211,6 +211,62 @@ def test_a_refused_pair_is_named_by_its_index_in_the_input_across_processes():
         segment_statistics(cands, refs, n_jobs=2)
 
 
+def test_searches_of_consecutive_chunks_run_together_with_the_same_statistics(monkeypatch):
+    # 24 segments in chunks of 4 (monkeypatched): 6 chunks, each with a first-round search
+    # (one pair a segment: 4) and maybe a second; grouped by 4 chunks (at most 8,192 pairs) the
+    # first rounds are 2 calls (chunks 1-4, then 5-6, each group followed by its second round)
+    # instead of 6, and every statistic is as with one chunk a call.
+    import numpy as np
+
+    from sparsecider.metrics.meteor import score
+
+    words = "a man dog cat rides riding horse horses on the beach near sea red big".split()
+    rng = random.Random(48)
+    cands = [" ".join(rng.choice(words) for _ in range(rng.randint(3, 9))) for _ in range(24)]
+    refs = [
+        [" ".join(rng.choice(words) for _ in range(rng.randint(3, 9))) for _ in range(3)]
+        for _ in range(24)
+    ]
+    calls = []
+
+    def counted(c, n):
+        calls.append(n)
+        return real(c, n)
+
+    real = score.align_pairs
+    monkeypatch.setattr(score, "align_pairs", counted)
+    monkeypatch.setattr(score, "_CHUNK", 4)
+    assert (score._SEARCH_CHUNKS, score._SEARCH_PAIRS) == (4, 8192)
+    grouped = score.segment_statistics(cands, refs)
+    assert calls[0] == 16 and 8 in calls[1:3]  # the first rounds: 4 pairs a chunk
+    n_grouped, calls[:] = len(calls), []
+    monkeypatch.setattr(score, "_SEARCH_CHUNKS", 1)
+    alone = score.segment_statistics(cands, refs)
+    assert calls[0] == 4 and len(calls) > n_grouped
+    assert np.array_equal(grouped, alone)
+    # a pair budget below one chunk's round: each chunk's search alone again
+    calls[:] = []
+    monkeypatch.setattr(score, "_SEARCH_CHUNKS", 4)
+    monkeypatch.setattr(score, "_SEARCH_PAIRS", 3)
+    assert np.array_equal(score.segment_statistics(cands, refs), alone)
+    assert calls[0] == 4
+
+
+def test_the_first_refused_pair_is_named_when_chunks_search_together():
+    # 2,100 segments: two chunks (2,048 + 52) whose searches run together; refused pairs in
+    # both (segments 10 and 2,060): the first chunk's is named, as chunk by chunk.
+    from sparsecider.metrics.meteor.score import _CHUNK, segment_statistics
+
+    assert _CHUNK == 2048
+    long = " ".join(["a"] * 1500)
+    cands = ["a dog"] * 2100
+    refs = [["a dog runs"]] * 2100
+    for i in (10, 2060):
+        cands[i], refs[i] = long, [long]
+    with pytest.raises(ValueError, match=r"candidates\[10\] .* references\[10\]\[0\]"):
+        segment_statistics(cands, refs)
+
+
 def test_thousands_of_options_at_one_reference_word_align_as_the_jar():
     # 5,000 words drawn from a 14-word caption (random.seed(1), after the probe's 100- and
     # 1,000-word lines): hundreds of candidate matches start at each reference word, far more
