@@ -236,7 +236,8 @@ def test_searches_of_consecutive_chunks_run_together_with_the_same_statistics(mo
     real = score.align_pairs
     monkeypatch.setattr(score, "align_pairs", counted)
     monkeypatch.setattr(score, "_CHUNK", 4)
-    assert (score._SEARCH_CHUNKS, score._SEARCH_PAIRS) == (4, 8192)
+    assert (score._SEARCH_CHUNKS, score._SEARCH_PAIRS) == (2, 8192)  # the defaults (N85)
+    monkeypatch.setattr(score, "_SEARCH_CHUNKS", 4)
     grouped = score.segment_statistics(cands, refs)
     assert calls[0] == 16 and 8 in calls[1:3]  # the first rounds: 4 pairs a chunk
     n_grouped, calls[:] = len(calls), []
