@@ -53,6 +53,7 @@ from .matchers import EXACT
 from .order import option_key
 from .orphans import Orphans, end_twins
 from .paths import exact_one, first_by_path, kind_of, lex_finals, lex_states
+from .siblings import sibling_order
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -373,7 +374,7 @@ def _answer(states, marks, objs, by_r, can) -> list[int]:
     # (spec46b: the test positions each state reads with exact one-word matches)
     reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
     finals = lex_finals(chains, ranks, objs, lex) if lex else None
-    return chains[first_by_path(paths, reads, finals)]
+    return chains[first_by_path(paths, reads, finals, sibling_order(objs, by_r, chains))]
 
 
 def _check1(here, added, present, by_t, objs, flag) -> None:

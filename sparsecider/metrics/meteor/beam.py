@@ -26,6 +26,7 @@ from .matchers import EXACT
 from .order import option_order
 from .orphans import end_twin_pairs, orphan_pairs
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
+from .siblings import sibling_rows
 
 __all__ = ["align_pairs"]
 
@@ -442,7 +443,9 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         state, k = held_rows(snode[row[tied]], nc_arr, np_arr)
         kind, reads = kinds_rows(c, sel, w_obj[k], w_diag[k], state)
         fin = lex(tied, state, w_obj[k]) if lex else None
-        won = first_by_path_rows((state, w_rs[k], w_opt[k], kind), n_tied[n_tied > 1], reads, fin)
+        sib = sibling_rows(c, sel, state, w_obj[k], tied.size)  # spec48b
+        held = (state, w_rs[k], w_opt[k], kind)
+        won = first_by_path_rows(held, n_tied[n_tied > 1], reads, fin, sib)
         best[n_tied > 1] = row[tied[won]]
     node = snode[best]
     node = node[node >= 0]

@@ -22,6 +22,8 @@ on many at once), so they agree with each other on every Python and with the mod
 ``list.sort`` is that one (3.11, 3.12; 3.13 extends descending runs differently).  The tied
 states are sorted alone, in the last sort's order: a worse-keyed state is placed by its key
 and moves none of them.  Only pairs whose best key is held by two states or more get here.
+Where the first difference is two non-exact siblings (``spec48b``), :mod:`.siblings` may put the
+longer one's state first, after spec46b's test and before the diagonal exception.
 
 ``spec47a`` (6.5 "A contested one-word match near the diagonal against an exact word read from
 an earlier test word", N75) reaches one step further: two final states equal on the key's first
@@ -80,8 +82,9 @@ DIAGONAL, CROSS, SQUARE = 1, 2, 4
 _NONE = 1 << 14  # the place code of "no object starts here" (after every option)
 
 
-def _less(a: Path, b: Path, read_a: int, read_b: int) -> bool:
-    # read_a, read_b: bit sets of the test positions each state reads with exact one-word matches
+def _less(a: Path, b: Path, read_a: int, read_b: int, sib: Callable | None = None) -> bool:
+    # read_a, read_b: bit sets of the test positions each state reads with exact one-word matches;
+    # sib: spec48b's sibling rule for the two states (:mod:`.siblings`)
     for x, y in zip(a, b, strict=False):
         if x != y:
             break
@@ -98,6 +101,8 @@ def _less(a: Path, b: Path, read_a: int, read_b: int) -> bool:
             return False
         if y[2] & CROSS and x[2] & SQUARE and read_a >> y[0] & 1:
             return True
+        if sib is not None and (won := sib(x, y)):
+            return won < 0
     if (x is not None and x[2] & DIAGONAL) or (y is not None and y[2] & DIAGONAL):
         return False  # a diagonal one-word choice: "equal", the last sort's order stands
     return x is not None and (y is None or x[1] < y[1])
@@ -188,7 +193,10 @@ def lex_finals(chains: list, ranks: list[int], objs: list, contested: Callable) 
 
 
 def first_by_path(
-    paths: list[Path], reads: list[int] | None = None, finals: list[tuple] | None = None
+    paths: list[Path],
+    reads: list[int] | None = None,
+    finals: list[tuple] | None = None,
+    sib: Callable | None = None,
 ) -> int:
     """Which of the tied states of one pair the final sort puts first (module docstring).
 
@@ -204,6 +212,8 @@ def first_by_path(
         the states then are those equal with the best on the key's first four terms, in the
         last sort's order, and spec47a's :func:`lex_order` orders those of different ranks
         where it applies, the ranks where not (none given: all tied on every key).
+    sib : callable, optional
+        spec48b's sibling rule (:func:`.siblings.sibling_order`), if it can act.
 
     Returns
     -------
@@ -211,13 +221,18 @@ def first_by_path(
         Index into ``paths`` of the answer.
     """
     r = reads or [0] * len(paths)
+
+    def tied(i: int, k: int) -> bool:
+        s = None if sib is None else lambda x, y: sib(i, k, x, y)
+        return _less(paths[i], paths[k], r[i], r[k], s)
+
     if finals is None:
-        return _sort_first(len(paths), lambda i, k: _less(paths[i], paths[k], r[i], r[k]))
+        return _sort_first(len(paths), tied)
 
     def less(i: int, k: int) -> bool:
         (ri, *si), (rk, *sk) = finals[i], finals[k]
         if ri == rk:
-            return _less(paths[i], paths[k], r[i], r[k])
+            return tied(i, k)
         x = lex_order(si, sk)
         return x < 0 if x else ri < rk
 
@@ -229,6 +244,7 @@ def first_by_path_rows(
     size: np.ndarray,
     reads: tuple[np.ndarray, np.ndarray] | None = None,
     finals: tuple | None = None,
+    sibs: Callable | None = None,
 ) -> np.ndarray:
     """:func:`first_by_path` for many pairs at once, on arrays.
 
@@ -248,6 +264,8 @@ def first_by_path_rows(
         those equal with the best on the key's first four terms, and spec47a's order
         (:func:`lex_less_rows`) orders those of different ranks where it applies, the ranks
         where not (as :func:`first_by_path`'s ``finals``).
+    sibs : callable, optional
+        spec48b's sibling rule (:func:`.siblings.sibling_rows`), if it can act.
 
     Returns
     -------
@@ -276,6 +294,9 @@ def first_by_path_rows(
         # loss, is already "not less": u's object is diagonal)
         cross = ((kv & CROSS) != 0) & ((ku & SQUARE) != 0) & read[u, j]
         out = (~eq & (code[u, j] < code[v, j])) | cross
+        if sibs is not None:  # spec48b (never where spec46b's cross acts: exact vs non-exact)
+            fire, first = sibs(u, v, j)
+            out = np.where(fire, first, out)
         if finals is None:
             return out
         rank, tables = finals
