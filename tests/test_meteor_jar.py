@@ -229,8 +229,10 @@ TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # spec47a's AE runs, N75; with spec47a's port, N80, AE1-AE4 at -x 40, AE2 at -x 3, H5, Q1, Q3
 # at -x 3, -x 40 and Q6 at -x 40 gained, H5, Q1, Q3, Q6, AE2 at -x 2 and AE1, AE3 at -x 2,
 # -x 3, Q6 at -x 3 lost, each as by the model: the rule fits the jar at beam 40, the beam
-# pycocoevalcap runs; the three ports together: 675 of 825).
-KNOWN_TOYS_REPRODUCED = 675
+# pycocoevalcap runs; the three ports together: 675 of 825; spec48c's AJ runs, N84: the code
+# before its port reproduces 697 of 857, AJ1-AJ5 at -x 1, -x 2 and AJ6-AJ8 at every beam; with
+# its port, N88, AJ1-AJ5 at -x 3, -x 40, E7 at -x 40 and E11 at -x 2, -x 40 gained, none lost).
+KNOWN_TOYS_REPRODUCED = 710
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
@@ -256,7 +258,7 @@ def test_cited_jar_toy_alignments(res):
     for e in runs:
         if _toy_alignment(res, e) == sorted(tuple(m) for m in e["align"]):
             reproduced.add((e["id"], e["beam"]))
-    assert len(runs) == 825 and len(reproduced) >= KNOWN_TOYS_REPRODUCED
+    assert len(runs) == 857 and len(reproduced) >= KNOWN_TOYS_REPRODUCED
     # 6.1 (spec33c): the 2:2 paraphrase at every beam (`slice of`/`piece of`, `pair of`/
     # `couple of`, `towards the`/`toward the`), the shorter-test-span order kept (G1-G3)
     for toy in ("G1", "G2", "G3", "G9", "G11", "G12", "G13"):
@@ -1282,5 +1284,47 @@ def test_contested_match_near_the_diagonal_loses_to_an_earlier_exact_reading(res
         "12 12 7 7 2 2 5 5 0 0 0 0 0 0 0 0 1 1 0 0 5 8 8",
         "11 10 5 5 1 1 3 3 0 0 0 0 0 0 0 0 0 0 0 0 4 4 4",
         "10 9 4 4 1 1 2 2 0 0 0 0 0 0 0 0 0 0 0 0 3 3 3",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
+# Cited jar runs of specification 6.3 (spec48c, appendix N84: spec39a's diagonal exception does not
+# hold against a crossing reading of the same word): (toy, beams) the search reproduces.  AJ1-AJ5
+# at -x 3, -x 40, E7 at -x 40 and E11 at -x 2, -x 40 are gained by the rule; AJ6-AJ8 (the other
+# reading of the word later in the test, or none) are its controls.
+_TWICE_TOYS = {toy: (1, 2, 3, 40) for toy in (f"AJ{i}" for i in range(1, 9))}
+_TWICE_TOYS |= {"E7": (40,), "E11": (2, 40)}
+
+
+def test_diagonal_exact_match_against_a_crossing_reading_of_the_same_word(res, monkeypatch):
+    # `a boy z a y z a`/`a little boy q a y` (AJ3): the final states A {`a` t0-r0, `boy` t1-r2,
+    # `a` t3-r4, `y` t4-r5} and B {`a boy`/`little boy` t0:2-r1:2, `a` t3-r4, `y` t4-r5, `a`
+    # t6-r0} tie on every key (4 matches, 3 chunks); B is ahead after the last sort.  They part at
+    # reference 0: A's diagonal exact `a` t0-r0 (spec39a: "equal", the last sort's order) against
+    # B's `a` t6-r0, while B also reads `a` from the EARLIER test word t3 at the LATER reference
+    # position r4 (its two readings of `a` cross): the jar then takes the option order at r0,
+    # t0 before t6, so A.  In AJ6 `a boy z a z a`/`a little boy y a` B's other `a` (t5-r4) is
+    # later in the test than its t3-r0: no crossing, B (the 2:2) stands.  (METEOR_BEHAVIOUR.md
+    # 6.3, spec48c; twice.py, paths.py.)
+    _check_toy_runs(res, _TWICE_TOYS)
+    # COCO val2014 pairs 32153, 35101, 35619 of the all-modules probe (first reference only; in
+    # 32153 the diagonal `a` t0-r0 against `a` t8-r0 of a state reading `a` t5-r6): the jar's
+    # statistics lines (ground_truth/coco_single_probe.json.gz, pycocoevalcap's way), on both
+    # paths.
+    pairs = [
+        ("A long hot dog on a plate on a table.", "a very long hot dog on a plastic plate"),
+        (
+            "A man on a bike and a man walking on the street.",
+            "A man riding a bike down a street next to a giant panting.",
+        ),
+        (
+            "A young man is sitting across from a seat with a backpack on it.",
+            "A man sits in a train with many pieces of luggage on the seat across from him.",
+        ),
+    ]
+    jar = [
+        "11 9 6 3 4 4 3 3 0 0 0 0 0 0 0 0 0 0 0 0 3 7 7",
+        "13 14 8 6 2 2 4 4 0 0 0 0 0 0 0 0 1 1 1 1 5 8 8",
+        "15 18 9 9 3 3 6 6 0 0 0 0 0 0 0 0 1 1 1 0 8 11 10",
     ]
     _check_jar_lines(res, monkeypatch, pairs, jar)

@@ -26,6 +26,7 @@ from .matchers import EXACT
 from .order import option_order
 from .orphans import end_twin_pairs, orphan_pairs
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
+from .twice import twice_rows
 
 __all__ = ["align_pairs"]
 
@@ -441,6 +442,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         # the objects each tied state holds (the tail's are the same for all: left out)
         state, k = held_rows(snode[row[tied]], nc_arr, np_arr)
         kind, reads = kinds_rows(c, sel, w_obj[k], w_diag[k], state)
+        kind |= twice_rows(c, sel, w_obj[k], state, owner[tied], tails)  # spec48c
         fin = lex(tied, state, w_obj[k]) if lex else None
         won = first_by_path_rows((state, w_rs[k], w_opt[k], kind), n_tied[n_tied > 1], reads, fin)
         best[n_tied > 1] = row[tied[won]]
