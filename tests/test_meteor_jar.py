@@ -233,6 +233,7 @@ TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # pycocoevalcap runs; the three ports together: 675 of 825; stop 48 adds 96 runs (spec48a's AH,
 # N82; spec48b's AI, N83; spec48c's AJ, N84): the code before their ports reproduces 17 of the 32 AI
 # runs; with spec48b's port, N87, AI1-AI3 at -x 2, -x 3, -x 40 and AI4, AI8 at -x 3, -x 40 gained;
+# with spec48c's port, N88, AJ1-AJ5 at -x 3, -x 40, E7 at -x 40 and E11 at -x 2, -x 40 gained;
 # spec48a's AH runs: the code without its port reproduces AH1, AH2, AH7 at -x 1 to -x 3, AH3-AH6 at
 # -x 1 to -x 3 and AH3, AH4, AH6 at -x 40, as BEST; the model with the rule also AH1, AH2, AH7 at
 # -x 40; MERGED_COUNT).
@@ -1345,5 +1346,47 @@ def test_longer_sibling_wins_the_final_tie_for_an_exact_word_read_elsewhere(res,
         "13 15 6 8 3 3 4 4 0 0 0 0 0 0 0 0 1 0 2 1 5 10 8",
         "17 12 9 5 4 4 4 4 0 0 0 0 1 1 0 0 1 0 2 1 3 12 10",
         "12 15 6 8 2 2 4 4 0 0 0 0 0 0 0 0 1 0 2 1 4 9 7",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
+# Cited jar runs of specification 6.3 (spec48c, appendix N84: spec39a's diagonal exception does not
+# hold against a crossing reading of the same word): (toy, beams) the search reproduces.  AJ1-AJ5
+# at -x 3, -x 40, E7 at -x 40 and E11 at -x 2, -x 40 are gained by the rule; AJ6-AJ8 (the other
+# reading of the word later in the test, or none) are its controls.
+_TWICE_TOYS = {toy: (1, 2, 3, 40) for toy in (f"AJ{i}" for i in range(1, 9))}
+_TWICE_TOYS |= {"E7": (40,), "E11": (2, 40)}
+
+
+def test_diagonal_exact_match_against_a_crossing_reading_of_the_same_word(res, monkeypatch):
+    # `a boy z a y z a`/`a little boy q a y` (AJ3): the final states A {`a` t0-r0, `boy` t1-r2,
+    # `a` t3-r4, `y` t4-r5} and B {`a boy`/`little boy` t0:2-r1:2, `a` t3-r4, `y` t4-r5, `a`
+    # t6-r0} tie on every key (4 matches, 3 chunks); B is ahead after the last sort.  They part at
+    # reference 0: A's diagonal exact `a` t0-r0 (spec39a: "equal", the last sort's order) against
+    # B's `a` t6-r0, while B also reads `a` from the EARLIER test word t3 at the LATER reference
+    # position r4 (its two readings of `a` cross): the jar then takes the option order at r0,
+    # t0 before t6, so A.  In AJ6 `a boy z a z a`/`a little boy y a` B's other `a` (t5-r4) is
+    # later in the test than its t3-r0: no crossing, B (the 2:2) stands.  (METEOR_BEHAVIOUR.md
+    # 6.3, spec48c; twice.py, paths.py.)
+    _check_toy_runs(res, _TWICE_TOYS)
+    # COCO val2014 pairs 32153, 35101, 35619 of the all-modules probe (first reference only; in
+    # 32153 the diagonal `a` t0-r0 against `a` t8-r0 of a state reading `a` t5-r6): the jar's
+    # statistics lines (ground_truth/coco_single_probe.json.gz, pycocoevalcap's way), on both
+    # paths.
+    pairs = [
+        ("A long hot dog on a plate on a table.", "a very long hot dog on a plastic plate"),
+        (
+            "A man on a bike and a man walking on the street.",
+            "A man riding a bike down a street next to a giant panting.",
+        ),
+        (
+            "A young man is sitting across from a seat with a backpack on it.",
+            "A man sits in a train with many pieces of luggage on the seat across from him.",
+        ),
+    ]
+    jar = [
+        "11 9 6 3 4 4 3 3 0 0 0 0 0 0 0 0 0 0 0 0 3 7 7",
+        "13 14 8 6 2 2 4 4 0 0 0 0 0 0 0 0 1 1 1 1 5 8 8",
+        "15 18 9 9 3 3 6 6 0 0 0 0 0 0 0 0 1 1 1 0 8 11 10",
     ]
     _check_jar_lines(res, monkeypatch, pairs, jar)

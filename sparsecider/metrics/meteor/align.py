@@ -54,6 +54,7 @@ from .order import option_key
 from .orphans import Orphans, end_twins
 from .paths import exact_one, first_by_path, kind_of, lex_finals, lex_states
 from .siblings import sibling_order
+from .twice import paths_with_bits
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -370,7 +371,7 @@ def _answer(states, marks, objs, by_r, can) -> list[int]:
     if n == 1:
         return chains[0]
     place = {k: i for here in by_r.values() for i, k in enumerate(here)}
-    paths = [[(objs[k][2], place[k], kind_of(objs, k, by_r)) for k in ks] for ks in chains]
+    paths = paths_with_bits(objs, chains, by_r, place, kind_of)  # (+ spec48c's kind bits)
     # (spec46b: the test positions each state reads with exact one-word matches)
     reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
     finals = lex_finals(chains, ranks, objs, lex) if lex else None

@@ -29,6 +29,7 @@ __all__ = [
     "expand_ranges",
     "find_sorted",
     "heads",
+    "or_by",
     "readings_after",
     "rows_of_pairs",
 ]
@@ -213,6 +214,15 @@ def heads(x: np.ndarray) -> np.ndarray:
     """True where a run of equal values starts."""
     out = np.ones(x.size, dtype=bool)
     out[1:] = x[1:] != x[:-1]
+    return out
+
+
+def or_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """OR of ``values`` per group number (``groups`` non-decreasing), for groups 0 .. n - 1."""
+    out = np.zeros(n, dtype=np.uint64)
+    if groups.size:
+        first = np.flatnonzero(heads(groups))
+        out[groups[first]] = np.bitwise_or.reduceat(values, first)
     return out
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..._kernels.arrays import popcount
 from .align import BEAM, align, place_values
-from .batch import Candidates, expand_ranges, find_sorted, heads
+from .batch import Candidates, expand_ranges, find_sorted, heads, or_by
 from .certain import certain_rows, short_sibling_rows
 from .diagonal import diagonal_square_rows
 from .enclosed import enclosed_rows, exposed_square_rows
@@ -27,6 +27,7 @@ from .order import option_order
 from .orphans import end_twin_pairs, orphan_pairs
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
 from .siblings import sibling_rows
+from .twice import twice_rows
 
 __all__ = ["align_pairs"]
 
@@ -49,15 +50,6 @@ _KEY_BITS = 63  # bits of a new list's packed row key (fewer only in tests: more
 def _span_mask(start: np.ndarray, length: np.ndarray) -> np.ndarray:
     s = start.astype(np.uint64)
     return ((_U1 << length.astype(np.uint64)) - _U1) << s
-
-
-def _or_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
-    """OR of ``values`` per group number (``groups`` non-decreasing), for groups 0 .. n - 1."""
-    out = np.zeros(n, dtype=np.uint64)
-    if groups.size:
-        first = np.flatnonzero(heads(groups))
-        out[groups[first]] = np.bitwise_or.reduceat(values, first)
-    return out
 
 
 def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
@@ -333,7 +325,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             _, ls = expand_ranges(scum[lg], cg[lg])
             lt_owner, lt = expand_ranges(tcum[lg], tcnt[lg])
             taken = w_obit[obj[lt]]
-            added = _or_by(lt_owner, taken, lg.size)
+            added = or_by(lt_owner, taken, lg.size)
             present = np.bitwise_or.reduceat(sbits[row[ls]], np.cumsum(cg[lg]) - cg[lg]) | added
             o_owner, lobj = expand_ranges(gf[lg], a_n[lg])
             early = present & mw_bits[slots] & ~hl
@@ -442,6 +434,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         # the objects each tied state holds (the tail's are the same for all: left out)
         state, k = held_rows(snode[row[tied]], nc_arr, np_arr)
         kind, reads = kinds_rows(c, sel, w_obj[k], w_diag[k], state)
+        kind |= twice_rows(c, sel, w_obj[k], state, owner[tied], tails)  # spec48c
         fin = lex(tied, state, w_obj[k]) if lex else None
         sib = sibling_rows(c, sel, state, w_obj[k], tied.size)  # spec48b
         held = (state, w_rs[k], w_opt[k], kind)

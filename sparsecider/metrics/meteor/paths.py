@@ -7,7 +7,10 @@ reference position where the two states hold different objects starting there (o
 none: left unmatched, or inside an earlier multi-word match), the object earlier in option
 order (6.1) comes first, none last -- unless one of the two objects there is a one-word match
 on the diagonal (test start == reference start): then the two compare equal and the order of
-the last sort stands.  Before that exception (``spec46b``, 6.3 "A diagonal exact match against
+the last sort stands -- unless (``spec48c``, :mod:`.twice`, N84) that diagonal match is exact
+and the other object an exact one-word match whose state also reads the same word from an
+earlier test word at a later reference position (the readings cross): then the option order
+decides.  Before that exception (``spec46b``, 6.3 "A diagonal exact match against
 a crossing square paraphrase in the final tie", N68): where one object is an EXACT one-word
 match on the diagonal (at test = reference position j) whose word does not occur again later
 in the test (no exact one-word candidate of reference word j at a later test position), and
@@ -48,6 +51,7 @@ import numpy as np
 
 from .batch import readings_after
 from .matchers import EXACT
+from .twice import skips_diagonal, skips_diagonal_rows
 
 if TYPE_CHECKING:
     from .batch import Candidates
@@ -86,7 +90,7 @@ def _less(a: Path, b: Path, read_a: int, read_b: int, sib: Callable | None = Non
     # read_a, read_b: bit sets of the test positions each state reads with exact one-word matches;
     # sib: spec48b's sibling rule for the two states (:mod:`.siblings`)
     for x, y in zip(a, b, strict=False):
-        if x != y:
+        if x[:2] != y[:2]:  # (spec48c's kind bits depend on the state)
             break
     else:
         x = a[len(b)] if len(a) > len(b) else None
@@ -103,7 +107,9 @@ def _less(a: Path, b: Path, read_a: int, read_b: int, sib: Callable | None = Non
             return True
         if sib is not None and (won := sib(x, y)):
             return won < 0
-    if (x is not None and x[2] & DIAGONAL) or (y is not None and y[2] & DIAGONAL):
+    if ((x is not None and x[2] & DIAGONAL) or (y is not None and y[2] & DIAGONAL)) and not (
+        x is not None and y is not None and skips_diagonal(x[2], y[2])  # spec48c (.twice)
+    ):
         return False  # a diagonal one-word choice: "equal", the last sort's order stands
     return x is not None and (y is None or x[1] < y[1])
 
@@ -289,7 +295,7 @@ def first_by_path_rows(
     def less(u: np.ndarray, v: np.ndarray) -> np.ndarray:
         j = np.argmax(code[u] != code[v], axis=1)  # distinct paths: a difference exists
         ku, kv = kind[u, j], kind[v, j]
-        eq = ((ku | kv) & DIAGONAL) != 0
+        eq = (((ku | kv) & DIAGONAL) != 0) & ~skips_diagonal_rows(ku, kv)  # spec48c (.twice)
         # spec46b: v's diagonal exact match loses to u's crossing square (the mirror, u's
         # loss, is already "not less": u's object is diagonal)
         cross = ((kv & CROSS) != 0) & ((ku & SQUARE) != 0) & read[u, j]
