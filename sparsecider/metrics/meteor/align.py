@@ -47,7 +47,7 @@ its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
 from __future__ import annotations
 
 from .certain import certain, short_siblings
-from .diagonal import diagonal_squares
+from .diagonal import diagonal_keeps, diagonal_squares
 from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT
 from .order import option_key
@@ -207,11 +207,11 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
         for k, o in enumerate(objs)
         if (can[k] or k in orph.ms) and o[0] == o[2] and (o[0], o[2]) in square
     }
-    # Contestable objects whose span pair is proposed twice or more: once contested they stop
-    # counting in spec36e's term (the key's third); not (spec46a) one whose reference word a
-    # contestable object proposed once reads (always from another test word).
+    # Contestable objects proposed twice or more stop counting in spec36e's term once contested;
+    # not spec46a's (reference word read by a once-proposed contestable object) nor spec48a's.
     once_r = {o[2] for k, o in enumerate(objs) if can[k] and len(props[o[:4]]) == 1}
-    dup = {k for k, o in enumerate(objs) if can[k] and len(props[o[:4]]) > 1 and o[2] not in once_r}
+    twice = {k for k, o in enumerate(objs) if can[k] and len(props[o[:4]]) > 1}
+    dup = {k for k in twice if objs[k][2] not in once_r} - diagonal_keeps(objs, twice)
     # (spec38c: and those with an end twin starting on the diagonal, unless they have a
     # square twin: as a second proposal would)
     dup.update(

@@ -20,7 +20,7 @@ from ..._kernels.arrays import popcount
 from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, find_sorted, heads, or_by
 from .certain import certain_rows, short_sibling_rows
-from .diagonal import diagonal_square_rows
+from .diagonal import diagonal_keep_rows, diagonal_square_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
 from .order import option_order
@@ -162,8 +162,8 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     # farther exact reading stops counting in the fourth key, as with a square twin, and so
     # only once in spec36e's term; `dup` here: proposed twice)
     skip = ep[far & ~dup[ep]]
-    # (spec46a: not one whose reference word a contestable object proposed once reads)
-    dup &= ~np.logical_or.reduceat(can & ~dup, r_first)[r_run]
+    # (spec46a: not one whose reference word a contestable object proposed once reads; spec48a)
+    dup &= ~np.logical_or.reduceat(can & ~dup, r_first)[r_run] & ~diagonal_keep_rows(c, sel, dup)
     # (spec38c: so do those with an end twin starting on the diagonal and no square twin)
     dup[ep[(c.ts[sel[em]] == c.rs[sel[em]]) & ~twin[ep]]] = True
     twin[skip], dup[skip] = True, False

@@ -9,6 +9,14 @@ one-word object reads its test word, and none reads its reference word from a LA
 (an earlier one does not count).  Readings of every stage count when the square object's span
 pair is proposed once, exact ones only when it is proposed twice or more.  Fixed per pair,
 computed once; only pairs holding such a square object are looked at.
+
+Also (``spec48a``, 6.3 "A duplicated diagonal 1:1 paraphrase after a diagonal exact word"):
+the contestable one-word objects P on the diagonal, proposed twice or more, that keep their
+``spec36e`` count (they join ``spec46a``'s set): an exact one-word candidate X at
+``(P.t - 1, P.r - 1)``, X's test word read exactly at a LATER reference position too, and
+either a non-exact candidate reading X's and P's test words against P's reference word (2:1,
+``a female``/``woman``), or X's reference word read exactly from a LATER test word and from
+no EARLIER one.  Static per pair; only pairs holding such a P are looked at.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import numpy as np
 from .batch import Candidates, expand_ranges, find_sorted, readings_after, rows_of_pairs
 from .matchers import EXACT
 
-__all__ = ["diagonal_square_rows", "diagonal_squares"]
+__all__ = ["diagonal_keep_rows", "diagonal_keeps", "diagonal_square_rows", "diagonal_squares"]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -163,3 +171,53 @@ def _sole_rows(c: Candidates, among: np.ndarray) -> tuple[np.ndarray, np.ndarray
         later = readings_after(tab_r, rk[e], t[e]) > 0
         out.append(cell[e][(other == 0) & ~later])
     return out[0], out[1]
+
+
+def diagonal_keeps(objs: list[Match], twice: set[int]) -> set[int]:
+    """The objects of ``twice`` (contestable, span pair proposed twice or more) that keep their
+    ``spec36e`` count by ``spec48a`` (module docstring); ``objs``: every proposal of one pair."""
+    ps = [k for k in twice if objs[k][0] == objs[k][2] > 0]
+    if not ps:
+        return set()  # the common case
+    words = {objs[k][0] - 1 for k in ps}  # X's test word == X's reference word (diagonal)
+    ex = {
+        (o[0], o[2]) for o in objs if o[4] == EXACT and o[1] == o[3] == 1 and words & {o[0], o[2]}
+    }
+    r21 = {o[0] for o in objs if o[4] != EXACT and o[1] == 2 and o[3] == 1 and o[2] == o[0] + 1}
+    out = set()
+    for k in ps:
+        d = objs[k][0] - 1
+        if (d, d) not in ex or not any(t == d and r > d for t, r in ex):
+            continue
+        later = any(r == d and t > d for t, r in ex) and not any(r == d and t < d for t, r in ex)
+        if d in r21 or later:
+            out.add(k)
+    return out
+
+
+def diagonal_keep_rows(c: Candidates, sel: np.ndarray, twice: np.ndarray) -> np.ndarray:
+    """:func:`diagonal_keeps` for the objects ``sel`` of many pairs (whole pairs, at most 64
+    tokens; ``twice``: a mask over ``sel``); one bool per row of ``sel``."""
+    out = np.zeros(sel.size, dtype=bool)
+    cand = np.flatnonzero(twice & (c.ts[sel] == c.rs[sel]) & (c.ts[sel] > 0))
+    if cand.size == 0:
+        return out  # the common case
+    rows = sel[cand]
+    _, mine = rows_of_pairs(c, rows)
+    p, d = c.pair[rows].astype(np.int64), c.ts[rows].astype(np.int64) - 1
+    one = mine[(c.stage[mine] == EXACT) & (c.tl[mine] == 1) & (c.rl[mine] == 1)]
+    q = c.pair[one].astype(np.int64)
+    by_t = np.sort((q * 64 + c.ts[one]) * 64 + c.rs[one])  # exact readings by (pair, t, r)
+    by_r = np.sort((q * 64 + c.rs[one]) * 64 + c.ts[one])  # and by (pair, r, t)
+    cell = (p * 64 + d) * 64 + d
+    x = find_sorted(by_t, cell)[1]
+    # X's test word read at a later reference position; X's reference word from a later /
+    # an earlier test word (the same counts on the two tables)
+    y = readings_after(by_t, p * 64 + d, d) > 0
+    after = readings_after(by_r, p * 64 + d, d) > 0
+    before = np.searchsorted(by_r, cell) - np.searchsorted(by_r, cell - d) > 0
+    two = mine[(c.stage[mine] != EXACT) & (c.tl[mine] == 2) & (c.rl[mine] == 1)]
+    two = two[c.rs[two] == c.ts[two] + 1]
+    r21 = find_sorted(np.sort(c.pair[two].astype(np.int64) * 64 + c.ts[two]), p * 64 + d)[1]
+    out[cand] = x & y & (r21 | (after & ~before))
+    return out
