@@ -107,7 +107,8 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     contested and have a square twin (an object longer than one word on both sides with the
     same two starts, or are one; on the diagonal only); which can be contested and share
     their span pair with another proposal (spec36e; unless a contestable object proposed once
-    has their reference start, spec46a), or have an end twin on the diagonal (spec38c); the
+    has their reference start, spec46a, or they keep it by spec48a: :mod:`.diagonal`), or have
+    an end twin on the diagonal (spec38c); the
     orphan pairs (M, X) and end twin pairs (P, M) of :mod:`.orphans`."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
@@ -434,7 +435,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         # the objects each tied state holds (the tail's are the same for all: left out)
         state, k = held_rows(snode[row[tied]], nc_arr, np_arr)
         kind, reads = kinds_rows(c, sel, w_obj[k], w_diag[k], state)
-        kind |= twice_rows(c, sel, w_obj[k], state, owner[tied], tails)  # spec48c
+        kind |= twice_rows(c, sel, w_obj[k], state, tied.size)  # spec48c
         fin = lex(tied, state, w_obj[k]) if lex else None
         sib = sibling_rows(c, sel, state, w_obj[k], tied.size)  # spec48b
         held = (state, w_rs[k], w_opt[k], kind)

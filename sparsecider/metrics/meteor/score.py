@@ -10,7 +10,7 @@ Segments go in chunks (at most 2,048 segments and 20,480 pairs).  In a chunk eve
 caption is normalised and typed once (:mod:`.batch`), the candidates of all its (hypothesis,
 reference) pairs come from array joins (:mod:`.batch`), the alignment search runs for many
 pairs at once (:mod:`.beam`: first each segment's most promising reference, then the references
-that can still be chosen; the searches of 2 consecutive chunks in one call) and the
+that can still be chosen; the searches of a few consecutive chunks in one call) and the
 statistics follow (:mod:`.pairstats`).  Pairs with a caption
 over 64 tokens take the per-pair code instead (:mod:`.segment`, :mod:`.align`: the same model,
 linear in the caption's length).
@@ -254,27 +254,31 @@ def _together(jobs: list) -> list:
         except StopIteration as done:
             out[i] = done.value
 
-    for i in range(len(jobs)):
-        advance(i, None)
-    while asked:
-        # the waiting searches in chunk order, as many as fit _SEARCH_PAIRS (one at least)
-        ids, total = [], 0
-        for i in sorted(asked):
-            total += asked[i][1]
-            if ids and total > _SEARCH_PAIRS:
-                break
-            ids.append(i)
-        parts = [asked.pop(i) for i in ids]
-        n = np.cumsum([0] + [k for _, k in parts])
-        rows = np.cumsum([0] + [c.pair.size for c, _ in parts])
-        merged = Candidates(*(np.concatenate([getattr(c, f) for c, _ in parts]) for f in _FIELDS))
-        merged.pair += np.repeat(n[:-1], np.diff(rows))
-        chosen = align_pairs(merged, int(n[-1]))
-        # a job's chosen rows are consecutive (its pairs are): cut where the jobs' rows end
-        job = np.searchsorted(rows, chosen, side="right") - 1
-        ends = np.searchsorted(job, np.arange(1, len(ids)))
-        for i, c, r in zip(ids, np.split(chosen, ends), rows[:-1], strict=True):
-            advance(i, c - r)
+    try:
+        for i in range(len(jobs)):
+            advance(i, None)
+        while asked:
+            # the waiting searches in chunk order, as many as fit _SEARCH_PAIRS (one at least)
+            ids, total = [], 0
+            for i in sorted(asked):
+                total += asked[i][1]
+                if ids and total > _SEARCH_PAIRS:
+                    break
+                ids.append(i)
+            got = [asked.pop(i) for i in ids]
+            n = np.cumsum([0] + [k for _, k in got])
+            rows = np.cumsum([0] + [c.pair.size for c, _ in got])
+            merged = Candidates(*(np.concatenate([getattr(c, f) for c, _ in got]) for f in _FIELDS))
+            merged.pair += np.repeat(n[:-1], np.diff(rows))
+            chosen = align_pairs(merged, int(n[-1]))
+            # a job's chosen rows are consecutive (its pairs are): cut where the jobs' rows end
+            job = np.searchsorted(rows, chosen, side="right") - 1
+            ends = np.searchsorted(job, np.arange(1, len(ids)))
+            for i, c, r in zip(ids, np.split(chosen, ends), rows[:-1], strict=True):
+                advance(i, c - r)
+    finally:
+        for job in jobs:  # on an error, the waiting chunks' arrays are let go at once
+            job.close()
     return out
 
 

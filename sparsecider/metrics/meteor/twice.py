@@ -95,17 +95,14 @@ def paths_with_bits(objs: list, chains: list, by_r: dict, place: dict, kind: Cal
 
 
 def twice_rows(
-    c: Candidates,
-    sel: np.ndarray,
-    obj: np.ndarray,
-    state: np.ndarray,
-    slot: np.ndarray,
-    tail: tuple,
+    c: Candidates, sel: np.ndarray, obj: np.ndarray, state: np.ndarray, n: int
 ) -> np.ndarray:
-    """:func:`twice_bits` on arrays: the bits of the objects ``obj`` (rows of ``c``) the tied
-    states ``state`` hold (``slot``: each state's pair slot; ``tail``: the objects every final
-    state of a slot takes after the walk, left out of ``obj``, and their slots).  ``sel``: the
-    searched objects (whole pairs, captions of at most 64 tokens)."""
+    """:func:`twice_bits` on arrays: the bits of the objects ``obj`` (rows of ``c``) the ``n``
+    tied states hold (``state``: each object's state).  ``sel``: the searched objects (whole
+    pairs, captions of at most 64 tokens).  The objects every final state of a pair takes after
+    the walk (:mod:`.beam`'s tail, left out of ``obj``) cannot matter: a reading (t'', r'') that
+    makes TWICE has another candidate (t'', i) on its test word, and a tail object shares no word
+    with any other candidate."""
     ts, rs = c.ts[obj].astype(np.int64), c.rs[obj].astype(np.int64)
     ex = (c.stage[obj] == EXACT) & (c.tl[obj] == 1) & (c.rl[obj] == 1)
     bits = np.where(ex & (ts == rs), XDIAG, 0).astype(np.int8)
@@ -113,21 +110,10 @@ def twice_rows(
     if w.size == 0:
         return bits
     # per state and reference position r, the test bit of the exact one-word match it holds
-    # starting there (one object per start), the tail's included; then OR-ed over r' > r
-    held = np.zeros((slot.size, 65), dtype=np.uint64)
+    # starting there (one object per start); then OR-ed over r' > r
+    held = np.zeros((n, 65), dtype=np.uint64)
     e = np.flatnonzero(ex)
     held[state[e], rs[e]] = np.left_shift(np.uint64(1), ts[e].astype(np.uint64))
-    t_obj, t_slot = tail
-    t_ex = (c.stage[t_obj] == EXACT) & (c.tl[t_obj] == 1) & (c.rl[t_obj] == 1)
-    t_obj, t_slot = t_obj[t_ex], t_slot[t_ex]
-    if t_obj.size:
-        order = np.argsort(t_slot, kind="stable")
-        t_obj, t_slot = t_obj[order], t_slot[order]
-        lo = np.searchsorted(t_slot, slot)
-        s, g = expand_ranges(lo, np.searchsorted(t_slot, slot, side="right") - lo)
-        held[s, c.rs[t_obj[g]].astype(np.int64)] = np.left_shift(
-            np.uint64(1), c.ts[t_obj[g]].astype(np.uint64)
-        )
     later = np.bitwise_or.accumulate(held[:, ::-1], axis=1)[:, ::-1]  # later[s, r]: r' >= r
     # the exact one-word candidates (t'', i) with t'' < t' of each w, against its state's
     # readings at r' > i
