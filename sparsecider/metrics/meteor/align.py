@@ -49,10 +49,10 @@ from __future__ import annotations
 from .certain import certain, short_siblings
 from .diagonal import diagonal_keeps, diagonal_squares
 from .enclosed import enclosed, exposed_squares
-from .matchers import EXACT
+from .matchers import EXACT, exact_one
 from .order import option_key
 from .orphans import Orphans, end_twins
-from .paths import exact_one, first_by_path, kind_of, lex_finals, lex_states
+from .paths import first_by_path, kind_of, lex_finals, lex_states
 from .siblings import sibling_order
 from .twice import paths_with_bits
 

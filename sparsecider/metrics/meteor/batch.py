@@ -26,6 +26,7 @@ __all__ = [
     "CaptionTable",
     "candidates_of_pairs",
     "caption_table",
+    "exact_one_rows",
     "expand_ranges",
     "find_sorted",
     "heads",
@@ -215,6 +216,11 @@ def heads(x: np.ndarray) -> np.ndarray:
     out = np.ones(x.size, dtype=bool)
     out[1:] = x[1:] != x[:-1]
     return out
+
+
+def exact_one_rows(c: Candidates, rows: np.ndarray) -> np.ndarray:
+    """Which of the candidates ``rows`` of ``c`` are exact one-word matches (a mask)."""
+    return (c.stage[rows] == EXACT) & (c.tl[rows] == 1) & (c.rl[rows] == 1)
 
 
 def or_by(groups: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:

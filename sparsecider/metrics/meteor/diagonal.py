@@ -26,8 +26,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .batch import Candidates, expand_ranges, find_sorted, readings_after, rows_of_pairs
-from .matchers import EXACT
+from .batch import (
+    Candidates,
+    exact_one_rows,
+    expand_ranges,
+    find_sorted,
+    readings_after,
+    rows_of_pairs,
+)
+from .matchers import EXACT, exact_one
 
 __all__ = ["diagonal_keep_rows", "diagonal_keeps", "diagonal_square_rows", "diagonal_squares"]
 
@@ -180,9 +187,7 @@ def diagonal_keeps(objs: list[Match], twice: set[int]) -> set[int]:
     if not ps:
         return set()  # the common case
     words = {objs[k][0] - 1 for k in ps}  # X's test word == X's reference word (diagonal)
-    ex = {
-        (o[0], o[2]) for o in objs if o[4] == EXACT and o[1] == o[3] == 1 and words & {o[0], o[2]}
-    }
+    ex = {(o[0], o[2]) for o in objs if exact_one(o) and words & {o[0], o[2]}}
     r21 = {o[0] for o in objs if o[4] != EXACT and o[1] == 2 and o[3] == 1 and o[2] == o[0] + 1}
     out = set()
     for k in ps:
@@ -205,7 +210,7 @@ def diagonal_keep_rows(c: Candidates, sel: np.ndarray, twice: np.ndarray) -> np.
     rows = sel[cand]
     _, mine = rows_of_pairs(c, rows)
     p, d = c.pair[rows].astype(np.int64), c.ts[rows].astype(np.int64) - 1
-    one = mine[(c.stage[mine] == EXACT) & (c.tl[mine] == 1) & (c.rl[mine] == 1)]
+    one = mine[exact_one_rows(c, mine)]
     q = c.pair[one].astype(np.int64)
     by_t = np.sort((q * 64 + c.ts[one]) * 64 + c.rs[one])  # exact readings by (pair, t, r)
     by_r = np.sort((q * 64 + c.rs[one]) * 64 + c.ts[one])  # and by (pair, r, t)

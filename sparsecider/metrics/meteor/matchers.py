@@ -15,9 +15,16 @@ import numpy as np
 from .data import INSTALL_HINT, REINSTALL_HINT, MeteorDataError
 from .paraphrase import ParaphraseIndex
 
-__all__ = ["EXACT", "PARAPHRASE", "STEM", "SYNONYM", "Lexicon", "candidates"]
+__all__ = ["EXACT", "PARAPHRASE", "STEM", "SYNONYM", "Lexicon", "candidates", "exact_one"]
 
 EXACT, STEM, SYNONYM, PARAPHRASE = 0, 1, 2, 3
+
+
+def exact_one(o: tuple) -> bool:
+    """Is the object ``(t_start, t_len, r_start, r_len, stage)`` an exact one-word match."""
+    return o[4] == EXACT and o[1] == o[3] == 1
+
+
 STEMMER_VERSION = "2.2.0"
 
 # WordNet's detachment rules, in the order the jar tries them (specification 5.3).

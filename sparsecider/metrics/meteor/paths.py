@@ -49,8 +49,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .batch import readings_after
-from .matchers import EXACT
+from .batch import exact_one_rows, readings_after
+from .matchers import exact_one
 from .twice import skips_diagonal, skips_diagonal_rows
 
 if TYPE_CHECKING:
@@ -60,7 +60,6 @@ __all__ = [
     "CROSS",
     "DIAGONAL",
     "SQUARE",
-    "exact_one",
     "first_by_path",
     "first_by_path_rows",
     "held_rows",
@@ -449,11 +448,6 @@ def lex_less_rows(tables: tuple, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarr
     return fire, r_t[u, j] < r_t[v, j]
 
 
-def exact_one(o: tuple) -> bool:
-    """Is the object ``(t_start, t_len, r_start, r_len, stage)`` an exact one-word match."""
-    return o[4] == EXACT and o[1] == o[3] == 1
-
-
 def kind_of(objs: list, k: int, by_r: dict) -> int:
     """The kind bits of object ``k`` of one pair (``objs`` in option order, ``by_r``: their
     numbers by reference start): one-word on the diagonal; exact so, its word not occurring
@@ -476,12 +470,12 @@ def kinds_rows(c: Candidates, sel: np.ndarray, obj: np.ndarray, diag: np.ndarray
     exact diagonal one is :data:`CROSS` unless its pair has an exact one-word candidate of
     its reference word at a later test position (among ``sel``: whole pairs, in the array
     search's 64-token captions)."""
-    ex = (c.stage[obj] == EXACT) & (c.tl[obj] == 1) & (c.rl[obj] == 1)
+    ex = exact_one_rows(c, obj)
     kind = diag.astype(np.int8) * DIAGONAL
     kind[(c.tl[obj] == c.rl[obj]) & (c.tl[obj] > 1)] = SQUARE
     xd = np.flatnonzero(diag & ex)
     if xd.size:
-        e = sel[(c.stage[sel] == EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)]
+        e = sel[exact_one_rows(c, sel)]
         table = np.sort((c.pair[e] * 64 + c.rs[e]) * 64 + c.ts[e])
         o = obj[xd]
         later = readings_after(table, c.pair[o].astype(np.int64) * 64 + c.rs[o], c.ts[o]) > 0

@@ -22,16 +22,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .batch import Candidates, find_sorted
-from .matchers import EXACT
+from .batch import Candidates, exact_one_rows, find_sorted
+from .matchers import EXACT, exact_one
 
 __all__ = ["sibling_order", "sibling_rows"]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
-
-
-def _exact_one(o: Match) -> bool:
-    return o[4] == EXACT and o[1] == o[3] == 1
 
 
 def sibling_order(objs: list[Match], by_r: dict, chains: list[list[int]]) -> Callable | None:
@@ -45,12 +41,12 @@ def sibling_order(objs: list[Match], by_r: dict, chains: list[list[int]]) -> Cal
     """
     off: dict[int, set[int]] = {}  # test position -> its exact one-word candidates off the diagonal
     for o in objs:
-        if _exact_one(o) and o[0] != o[2]:
+        if exact_one(o) and o[0] != o[2]:
             off.setdefault(o[0], set()).add(o[2])
     if not off:
         return None
     # per state: reference position -> the test position reading it with an exact one-word match
-    reads = [{objs[m][2]: objs[m][0] for m in ks if _exact_one(objs[m])} for ks in chains]
+    reads = [{objs[m][2]: objs[m][0] for m in ks if exact_one(objs[m])} for ks in chains]
 
     def sib(i: int, k: int, x: tuple, y: tuple) -> int:
         a, b = objs[by_r[x[0]][x[1]]], objs[by_r[y[0]][y[1]]]
@@ -87,7 +83,7 @@ def sibling_rows(c: Candidates, sel: np.ndarray, state: np.ndarray, obj: np.ndar
     rs = c.rs[obj].astype(np.int64)
     at = np.full((n, int(rs.max()) + 1), -1, dtype=np.int64)  # the object starting at r, per state
     at[state, rs] = obj
-    ex = (c.stage[obj] == EXACT) & (c.tl[obj] == 1) & (c.rl[obj] == 1)
+    ex = exact_one_rows(c, obj)
     rt = np.full((n, 64), 64, dtype=np.int64)  # per state and test position: the exact reading's r
     rt[state[ex], c.ts[obj[ex]]] = rs[ex]
     one, zero = np.uint64(1), np.uint64(0)
@@ -95,7 +91,7 @@ def sibling_rows(c: Candidates, sel: np.ndarray, state: np.ndarray, obj: np.ndar
     np.bitwise_or.at(read, state[ex], one << rs[ex].astype(np.uint64))
     # per (pair, test position): the reference positions of its exact one-word candidates off the
     # diagonal, as bits
-    e = sel[(c.stage[sel] == EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)]
+    e = sel[exact_one_rows(c, sel)]
     e = e[c.ts[e] != c.rs[e]]
     key = c.pair[e].astype(np.int64) * 64 + c.ts[e]
     order = np.argsort(key, kind="stable")

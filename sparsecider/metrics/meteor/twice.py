@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .batch import expand_ranges
-from .matchers import EXACT
+from .batch import exact_one_rows, expand_ranges
+from .matchers import exact_one
 
 if TYPE_CHECKING:
     from .batch import Candidates
@@ -63,21 +63,18 @@ def twice_bits(objs: list, ks: list[int], by_r: dict) -> dict[int, int]:
     (``objs`` its objects ``(t_start, t_len, r_start, r_len, stage)``, ``by_r`` their numbers
     by reference start), by object number (objects with neither are left out)."""
 
-    def exact(o: tuple) -> bool:
-        return o[4] == EXACT and o[1] == o[3] == 1
-
-    reads = [(objs[k][0], objs[k][2]) for k in ks if exact(objs[k])]
+    reads = [(objs[k][0], objs[k][2]) for k in ks if exact_one(objs[k])]
     out = {}
     for k in ks:
         t, _, i, _, _ = o = objs[k]
-        if not exact(o):
+        if not exact_one(o):
             continue
         if t == i:
             out[k] = XDIAG
             continue
         # the same word (an exact candidate at reference i) read earlier in the test, later in
         # the reference
-        same = {objs[m][0] for m in by_r[i] if exact(objs[m])}
+        same = {objs[m][0] for m in by_r[i] if exact_one(objs[m])}
         if any(t2 < t and r2 > i and t2 in same for t2, r2 in reads):
             out[k] = TWICE
     return out
@@ -104,7 +101,7 @@ def twice_rows(
     makes TWICE has another candidate (t'', i) on its test word, and a tail object shares no word
     with any other candidate."""
     ts, rs = c.ts[obj].astype(np.int64), c.rs[obj].astype(np.int64)
-    ex = (c.stage[obj] == EXACT) & (c.tl[obj] == 1) & (c.rl[obj] == 1)
+    ex = exact_one_rows(c, obj)
     bits = np.where(ex & (ts == rs), XDIAG, 0).astype(np.int8)
     w = np.flatnonzero(ex & (ts != rs))
     if w.size == 0:
@@ -117,7 +114,7 @@ def twice_rows(
     later = np.bitwise_or.accumulate(held[:, ::-1], axis=1)[:, ::-1]  # later[s, r]: r' >= r
     # the exact one-word candidates (t'', i) with t'' < t' of each w, against its state's
     # readings at r' > i
-    e = sel[(c.stage[sel] == EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)]
+    e = sel[exact_one_rows(c, sel)]
     table = np.sort((c.pair[e].astype(np.int64) * 64 + c.rs[e]) * 64 + c.ts[e])
     key = (c.pair[obj[w]].astype(np.int64) * 64 + rs[w]) * 64
     lo = np.searchsorted(table, key)
