@@ -187,14 +187,28 @@ def diagonal_keeps(objs: list[Match], twice: set[int]) -> set[int]:
     if not ps:
         return set()  # the common case
     words = {objs[k][0] - 1 for k in ps}  # X's test word == X's reference word (diagonal)
-    ex = {(o[0], o[2]) for o in objs if exact_one(o) and words & {o[0], o[2]}}
+    # per word d of ``words``: the exact one-word readings of test word d (their reference
+    # positions) and of reference word d (their test positions), reduced to what the rule asks,
+    # so that the work stays linear in the proposals however long the captions are
+    r_of_t: dict[int, int] = {}  # largest reference position test word d is read at
+    t_of_r: dict[int, tuple[int, int]] = {}  # smallest and largest test word reading d
+    diag = set()
+    for t, _, r, _, _ in (o for o in objs if exact_one(o) and (o[0] in words or o[2] in words)):
+        if t == r:
+            diag.add(t)
+        if t in words:
+            r_of_t[t] = max(r_of_t.get(t, r), r)
+        if r in words:
+            lo, hi = t_of_r.get(r, (t, t))
+            t_of_r[r] = (min(lo, t), max(hi, t))
     r21 = {o[0] for o in objs if o[4] != EXACT and o[1] == 2 and o[3] == 1 and o[2] == o[0] + 1}
     out = set()
     for k in ps:
         d = objs[k][0] - 1
-        if (d, d) not in ex or not any(t == d and r > d for t, r in ex):
+        if d not in diag or r_of_t.get(d, -1) <= d:
             continue
-        later = any(r == d and t > d for t, r in ex) and not any(r == d and t < d for t, r in ex)
+        lo, hi = t_of_r[d]  # (d, d) is among them
+        later = hi > d and not lo < d
         if d in r21 or later:
             out.add(k)
     return out

@@ -63,7 +63,10 @@ def twice_bits(objs: list, ks: list[int], by_r: dict) -> dict[int, int]:
     (``objs`` its objects ``(t_start, t_len, r_start, r_len, stage)``, ``by_r`` their numbers
     by reference start), by object number (objects with neither are left out)."""
 
-    reads = [(objs[k][0], objs[k][2]) for k in ks if exact_one(objs[k])]
+    # the state's exact one-word readings, reference position by test word (a state covers a
+    # test word at most once); looked up per candidate below, so the work is linear in the
+    # candidates at the state's reference starts, not quadratic in the state's size
+    reads = {objs[k][0]: objs[k][2] for k in ks if exact_one(objs[k])}
     out = {}
     for k in ks:
         t, _, i, _, _ = o = objs[k]
@@ -74,8 +77,8 @@ def twice_bits(objs: list, ks: list[int], by_r: dict) -> dict[int, int]:
             continue
         # the same word (an exact candidate at reference i) read earlier in the test, later in
         # the reference
-        same = {objs[m][0] for m in by_r[i] if exact_one(objs[m])}
-        if any(t2 < t and r2 > i and t2 in same for t2, r2 in reads):
+        same = (objs[m][0] for m in by_r[i] if exact_one(objs[m]))
+        if any(t2 < t and reads.get(t2, -1) > i for t2 in same):
             out[k] = TWICE
     return out
 
