@@ -1,47 +1,46 @@
 """Choosing the alignment among the candidate matches (specification 6), one pair at a time.
 
-The jar's search as observed from outside (METEOR_BEHAVIOUR.md, 6.1-6.3): a beam of 40
-partial alignments walks the REFERENCE left to right.  Every proposal is its own candidate
-object (a span pair proposed by two stages is two objects).  At reference position j each
-state free at j is followed by one child per object starting at j whose test span is free
-(objects by stage, then longer reference span, test start, even test spans first among
-siblings -- ``spec47b``, :mod:`.order` --, squarer span pair, shorter test span), then by
-itself; the list is stably sorted by :data:`KEY_TERMS` (-uncontested matches, chunks,
--counted matches less contested duplicated ones, -"certain" matches, -counted matches,
--fifth key objects: :func:`~.diagonal.diagonal_squares`, :func:`~.certain.short_siblings`,
-:func:`~.enclosed.exposed_squares`) and cut to 40.
-A one-word-to-one-word non-exact object becomes *contested* (it stops counting in the first
-key) once another object with the same test start is in the list with it (checked before the
-sort; a multi-word object taken at an earlier step counts only after the sort, "check 1b"),
-or one with the same reference start is in the kept list (after the cut); before the sort, a
-contest among the objects taken at j spreads to all of them ("check 1s").  A non-exact object
-whose test and reference lengths differ becomes contested once the kept list also holds an
-exact one-word object it *orphans* (inside it on one side only, every other object on that
-exact word overlapping it: the orphan rule); a one-word non-exact object, once the kept list
-also holds one of its *end twins* (``spec38c``: :func:`~.orphans.end_twins`).  Every match
-counts in the fourth key except a contested object with a *square twin*: an object longer
-than one word on both sides with the same test and reference starts (or being one), starting
-on the diagonal (test start == reference start).  The key's third term (``spec36e``) counts
-the same matches less the contested one-word objects whose span pair is proposed twice or
-more (unless a contestable one-word object proposed once reads the same reference word:
-``spec46a``), or (``spec38c``) that have an end twin starting on the diagonal and no square
-twin (one with a square twin too is taken off twice, as in the specification's model,
-``align_model2``).
-A contested one-word object proposed once whose end twin starts off the diagonal, with an
-exact reading of the twin's first words farther from the diagonal than the twin's starts,
-counts in neither, as with a square twin (``spec45a``).
-An *enclosed* one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from
-the start, has a square twin and is never certain.  The answer is the best state; states tied
-with it on every key are ordered by their paths along the reference (``spec39a``, :mod:`.paths`),
-where a diagonal exact match loses to a crossing square paraphrase (``spec46b``).
+The jar's search as observed from outside (METEOR_BEHAVIOUR.md, 6.1-6.3): a beam of 40 partial
+alignments walks the REFERENCE left to right.  Every proposal is its own candidate object (a span
+pair proposed by two stages is two objects).  At reference position j each state free at j is
+followed by one child per object starting at j whose test span is free (objects by stage, then
+longer reference span, test start, even test spans first among siblings -- ``spec47b``,
+:mod:`.order` --, squarer span pair, shorter test span), then by itself; the list is stably sorted
+by :data:`KEY_TERMS` (-uncontested matches, chunks, -counted matches less contested duplicated
+ones, -"certain" matches, -counted matches, -fifth key objects:
+:func:`~.diagonal.diagonal_squares`, :func:`~.certain.short_siblings`,
+:func:`~.enclosed.exposed_squares`) and cut to 40.  A one-word-to-one-word non-exact object becomes
+*contested* (it stops counting in the first key) once another object with the same test start is in
+the list with it (checked before the sort; a multi-word object taken at an earlier step counts only
+after the sort, "check 1b"), or one with the same reference start is in the kept list (after the
+cut); before the sort, a contest among the objects taken at j spreads to all of them ("check 1s").
+A non-exact object whose test and reference lengths differ becomes contested once the kept list
+also holds an exact one-word object it *orphans* (inside it on one side only, every other object on
+that exact word overlapping it: the orphan rule); a one-word non-exact object, once the kept list
+also holds one of its *end twins* (``spec38c``: :func:`~.orphans.end_twins`).  Every match counts in
+the fourth key except a contested object with a *square twin*: an object longer than one word on
+both sides with the same test and reference starts (or being one), starting on the diagonal (test
+start == reference start).  The key's third term (``spec36e``) counts the same matches less the
+contested one-word objects whose span pair is proposed twice or more (unless a contestable one-word
+object proposed once reads the same reference word: ``spec46a``), or (``spec38c``) that have an end
+twin starting on the diagonal and no square twin (one with a square twin too is taken off twice, as
+in the specification's model, ``align_model2``).  A contested one-word object proposed once whose
+end twin starts off the diagonal, with an exact reading of the twin's first words farther from the
+diagonal, counts in neither (``spec45a``).
+An *enclosed* one-word object (:func:`~.enclosed.enclosed`, ``spec38b``) is contested from the
+start, has a square twin and is never certain; ``spec48a`` keeps some duplicated diagonal objects
+in the third term (:func:`~.diagonal.diagonal_keeps`).  The answer is the best state; states tied
+with it are ordered by their paths along the reference (``spec39a``, :mod:`.paths`: a diagonal
+exact match loses to a crossing square paraphrase, ``spec46b``; a test-order lex order,
+``spec47a``; siblings, ``spec48b``, :mod:`.siblings`; crossings, ``spec48c``, :mod:`.twice`).
 
 Only reference positions where some object starts change anything, so only those are walked:
-the cost follows the number of objects, not the captions' length.  Where more objects than
-the beam start at one position (a long caption repeating a word), the new list is ranked
-without being built and only the states that survive the cut are made (:func:`_cut`), and a
-state keeps the set of its own tracked objects, not a bit set over all of them: a step costs
-the beam times the options tried, so a caption of a megabyte takes time and memory linear in
-its length.  :mod:`.beam` runs the same search on arrays for many pairs at once.
+the cost follows the number of objects, not the captions' length.  Where more objects than the
+beam start at one position (a long caption repeating a word), the new list is ranked without
+being built and only the states that survive the cut are made (:func:`_cut`), and a state keeps
+the set of its own tracked objects, not a bit set over all of them: a step costs the beam times
+the options tried, so a megabyte caption takes time and memory linear in its length.
+:mod:`.beam` runs the same search on arrays for many pairs at once.
 """
 
 from __future__ import annotations
