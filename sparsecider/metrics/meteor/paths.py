@@ -309,7 +309,8 @@ def first_by_path_rows(
         out[d] = np.where(fire, lt, rank[u[d]] < rank[v[d]])
         return out
 
-    return sorted_first(less, size)  # (the sort, with its comparisons asked up front)
+    # (the sort, its comparisons asked up front: less must stay a function of (u, v) alone)
+    return sorted_first(less, size)
 
 
 def lex_tables(n: int, held: tuple) -> tuple:
