@@ -24,9 +24,11 @@ from sparsecider.metrics.meteor.paths import (
     SQUARE,
     first_by_path,
     first_by_path_rows,
+    _sort_first,
     lex_order,
     lex_tables,
 )
+from sparsecider.metrics.meteor.tiesort import BLOCK, sorted_first
 
 
 def _random_candidates(rng: np.random.Generator, n_pairs: int) -> Candidates:
@@ -413,3 +415,38 @@ def test_final_lex_order_of_contested_matches_near_the_diagonal():
     assert got.tolist() == want
     # (the rule matters: an answer not of the best rank)
     assert sum(f[w][0] > min(x[0] for x in f) for f, w in zip(finals, want, strict=True)) > 10
+
+
+def test_tie_sort_with_its_comparisons_asked_up_front_equals_the_sort_that_asks_as_it_goes():
+    # tiesort.sorted_first (many pairs, a lower triangle of comparisons per pair asked in a few
+    # calls) against paths._sort_first (one pair, CPython's list.sort for n < 64, asking as it
+    # goes), on random comparisons that are neither transitive nor antisymmetric (the final
+    # order's comparison is not transitive: its answer depends on the comparisons made);
+    # sizes 2 .. 40 (a beam's tied states), some pairs with long first runs, up and down.
+    rng = np.random.default_rng(49)
+    sizes = np.r_[rng.integers(2, 41, size=300), [2, 3, 40, 40, 2]]
+    start = np.cumsum(sizes) - sizes
+    total = int(sizes.sum())
+    table = rng.random((total, total)) < 0.5
+    for q, n in zip(start[:40].tolist(), sizes[:40].tolist(), strict=True):
+        up = q % 2 == 0  # a first run over the whole pair: ascending, or strictly descending
+        for i in range(q + 1, q + n):
+            table[i, i - 1] = not up
+    asked = []
+
+    def less(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        assert u.shape == v.shape and (u > v).all()  # only a later place against an earlier one
+        asked.append(u.size)
+        return table[u, v]
+
+    got = sorted_first(less, sizes) - start
+    want = [
+        _sort_first(n, lambda i, k, q=q: bool(table[q + i, q + k]))
+        for q, n in zip(start.tolist(), sizes.tolist(), strict=True)
+    ]
+    assert got.tolist() == want
+    assert len({w for w in want}) > 10  # (answers spread over the places)
+    # the comparisons: the first run's two calls, then the triangles past each pair's first run
+    # (BLOCK at a time), never more than every (later, earlier) pair of places
+    assert sum(asked) <= int((sizes * (sizes - 1) // 2).sum()) + 2 * total
+    assert len(asked) <= 2 + -(-int((sizes * (sizes - 1) // 2).sum()) // BLOCK)

@@ -51,6 +51,7 @@ import numpy as np
 
 from .batch import exact_one_rows, readings_after
 from .matchers import exact_one
+from .tiesort import sorted_first
 from .twice import skips_diagonal, skips_diagonal_rows
 
 if TYPE_CHECKING:
@@ -288,8 +289,6 @@ def first_by_path_rows(
         rs, rt = reads
         inside = rt < width
         read[rs[inside], rt[inside]] = True
-    start = np.cumsum(size) - size
-    arr = np.arange(code.shape[0])  # each pair's states, in their current order
 
     def less(u: np.ndarray, v: np.ndarray) -> np.ndarray:
         j = np.argmax(code[u] != code[v], axis=1)  # distinct paths: a difference exists
@@ -310,39 +309,8 @@ def first_by_path_rows(
         out[d] = np.where(fire, lt, rank[u[d]] < rank[v[d]])
         return out
 
-    # the first run: per state after the second, does it extend its pair's run
-    first = np.repeat(start, size)
-    at = np.arange(arr.size) - first
-    down = np.repeat(less(start + 1, start), size)
-    nxt = np.flatnonzero(at >= 2)
-    breaks = np.zeros(arr.size, dtype=bool)
-    breaks[nxt] = less(nxt, nxt - 1) != down[nxt]
-    run = np.minimum.reduceat(np.where(breaks & (at >= 2), at, size.max()), start)
-    run = np.maximum(np.minimum(run, size), 2)
-    rev = np.flatnonzero(down & (at < np.repeat(run, size)))
-    arr[rev] = first[rev] + np.repeat(run, size)[rev] - 1 - at[rev]
-    # binary insertion of the rest, pair by pair in lockstep
-    for i in range(2, int(size.max())):
-        q = np.flatnonzero((run <= i) & (i < size))
-        if q.size == 0:
-            continue
-        s = start[q]
-        piv = arr[s + i]
-        lo, hi = np.zeros(q.size, dtype=np.int64), np.full(q.size, i)
-        while True:
-            w = np.flatnonzero(lo < hi)
-            if w.size == 0:
-                break
-            p = (lo[w] + hi[w]) >> 1
-            lt = less(piv[w], arr[s[w] + p])
-            hi[w] = np.where(lt, p, hi[w])
-            lo[w] = np.where(lt, lo[w], p + 1)
-        # shift each pair's places lo .. i - 1 up by one and put the pivot at lo
-        n = i - lo
-        dst = np.repeat(s + i, n) - (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n))
-        arr[dst] = arr[dst - 1]
-        arr[s + lo] = piv
-    return arr[start]
+    # (the sort, its comparisons asked up front: less must stay a function of (u, v) alone)
+    return sorted_first(less, size)
 
 
 def lex_tables(n: int, held: tuple) -> tuple:
