@@ -17,7 +17,8 @@ cut); before the sort, a contest among the objects taken at j spreads to all of 
 A non-exact object whose test and reference lengths differ becomes contested once the kept list
 also holds an exact one-word object it *orphans* (inside it on one side only, every other object on
 that exact word overlapping it: the orphan rule); a one-word non-exact object, once the kept list
-also holds one of its *end twins* (``spec38c``: :func:`~.orphans.end_twins`).  Every match counts in
+also holds one of its *end twins* (``spec38c``: :func:`~.orphans.end_twins`) or a multi-word
+object over one of its words other than that object's first (``spec49a``).  Every match counts in
 the fourth key except a contested object with a *square twin*: an object longer than one word on
 both sides with the same test and reference starts (or being one), starting on the diagonal (test
 start == reference start).  The key's third term (``spec36e``) counts the same matches less the
@@ -50,7 +51,7 @@ from .diagonal import diagonal_keeps, diagonal_squares
 from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT, exact_one
 from .order import option_key
-from .orphans import Orphans, end_twins
+from .orphans import Orphans, end_twins, inner_rivals
 from .paths import first_by_path, kind_of, lex_finals, lex_states
 from .siblings import sibling_order
 from .twice import paths_with_bits
@@ -196,10 +197,6 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     # spec38c (6.3): a one-word object P is contested once the kept list also holds one of its
     # end twins (a square paraphrase ending on P's words); both are tracked.
     ends, far = end_twins(objs) if square else ({}, set())  # (an end twin is in `square`)
-    for k, ms in ends.items():
-        tracked[k] = True
-        for m in ms:
-            tracked[m] = True
     # (spec36a: only on the diagonal, test start == reference start)
     twin = {
         k
@@ -223,6 +220,9 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
         if len(props[objs[k][:4]]) == 1:
             twin.add(k)
             dup.discard(k)
+    # spec49a: a one-word non-exact object o at an inner word of a multi-word M, contested once
+    # the kept list holds both, is searched with the end twins (both ways); all of them tracked
+    ends = inner_rivals(objs, ends, tracked)
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
     cert = certain(objs, n_test, touch_t)
     # spec38b: enclosed one-word objects are contested from the start (marked below), count
@@ -328,7 +328,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
             # together).  Only an object taken here can complete a pair.
             new_m = [k for k in here if k in added and k in orph.ms and k not in flagged]
             new_x = [k for k in here if k in added and k in orph.xs]
-            new_p = [k for k in here if k in added and k in ends and k not in flagged]
+            new_p = [k for k in here if k in added and k in ends]
             if new_m or new_x or new_p or len(here) > 1:
                 kept = set()
                 for st in states:
@@ -343,9 +343,9 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
                         for m in orph.orphaning(x):
                             if m not in flagged and m in kept and orph.orphans(m, x):
                                 orphan(m)
-                for k in new_p:  # spec38c: P and an end twin both kept
-                    if k in kept and any(m in kept for m in ends[k]):
-                        flag(k)
+                for k in new_p:  # spec38c: P and an end twin both kept (spec49a: o and M)
+                    for m in [m for m in ends[k] if m in kept] if k in kept else ():
+                        flag(k if can[k] else m)
                 both = [k for k in here if k in kept]
                 if len(both) > 1:
                     for k in both:

@@ -24,7 +24,7 @@ from .diagonal import diagonal_keep_rows, diagonal_square_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
 from .order import option_order
-from .orphans import end_twin_pairs, orphan_pairs
+from .orphans import end_twin_pairs, inner_pairs, orphan_pairs
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
 from .siblings import sibling_rows
 from .twice import twice_rows
@@ -108,8 +108,8 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     same two starts, or are one; on the diagonal only); which can be contested and share
     their span pair with another proposal (spec36e; unless a contestable object proposed once
     has their reference start, spec46a, or they keep it by spec48a: :mod:`.diagonal`), or have
-    an end twin on the diagonal (spec38c); the
-    orphan pairs (M, X) and end twin pairs (P, M) of :mod:`.orphans`."""
+    an end twin on the diagonal (spec38c); the orphan pairs (M, X), end twin pairs (P, M)
+    and inner pairs (o, M, spec49a) of :mod:`.orphans` (the first object is the one contested)."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     # per side: another object has its start and one can be contested (counted by (slot, start)
@@ -125,8 +125,9 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     # spec38c: (P, M), P contested once the kept list holds it and its end twin M, searched
     # with the orphan rule's (M, X) (the first object is the one contested)
     ep, em, far = end_twin_pairs(c, sel)
-    if ep.size:
-        om, ox = np.concatenate((om, ep)), np.concatenate((ox, em))
+    ip, im = inner_pairs(c, sel)  # spec49a: (o, M), o at an inner word of M, alike
+    if ep.size or ip.size:
+        om, ox = np.concatenate((om, ep, ip)), np.concatenate((ox, em, im))
         by_pair = np.argsort(p[om], kind="stable")
         om, ox = om[by_pair], ox[by_pair]
     relevant[om] = relevant[ox] = True

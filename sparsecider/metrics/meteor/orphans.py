@@ -12,6 +12,9 @@ static per pair; the search contests M once its kept list holds M and an X it or
 one-word non-exact object at the end of a square paraphrase whose first words have an earlier
 exact reading is contested once the kept list holds both.  They also tell which of those
 readings lie *farther* from the diagonal than the paraphrase's starts (``spec45a``).
+:func:`inner_rivals` / :func:`inner_pairs` give another (``spec49a``): a one-word non-exact object
+o at an INNER word of a multi-word object M (``M.t < o.t < M.t + M.t_len`` or the same on the
+reference side) is contested once the kept list holds both (in either order of taking).
 
 :class:`Orphans` answers the search's questions for one pair without listing every (M, X):
 a long caption can have thousands of each.  :func:`orphan_pairs` lists them for many short
@@ -27,7 +30,7 @@ import numpy as np
 from .batch import Candidates, expand_ranges, heads
 from .matchers import EXACT
 
-__all__ = ["Orphans", "end_twin_pairs", "end_twins", "orphan_pairs"]
+__all__ = ["Orphans", "end_twin_pairs", "end_twins", "inner_pairs", "inner_rivals", "orphan_pairs"]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -400,3 +403,56 @@ def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray, np.nda
     far |= np.searchsorted(by_r, base_r + np.clip(np.minimum(mt, 2 * mr - mt), 0, None)) > lo_r
     far &= mt != mr
     return ps[ok], ms[ok], far[ok]
+
+
+def inner_rivals(objs: list[Match], ends: dict, tracked: list[bool]) -> dict[int, list[int]]:
+    """``ends`` (:func:`end_twins`, ``P -> [M, ...]``) with the inner pairs of ``spec49a`` added
+    both ways (``o -> [M, ...]`` and ``M -> [o, ...]``: M can be taken before or after o), and
+    every object of a pair marked in ``tracked`` (the search reads their presence).
+
+    In each pair exactly one object can be contested (P or o: one word to one word, not exact);
+    the search contests it once its kept list holds both (specification 6.3, N90).
+    """
+    out = {k: list(ms) for k, ms in ends.items()}
+    if objs:
+        a = np.fromiter(chain.from_iterable(objs), np.int64, 5 * len(objs)).reshape(-1, 5)
+        os_, ms = _inner_pairs(np.zeros(len(objs), dtype=np.int64), *a.T)
+        for o, m in zip(os_.tolist(), ms.tolist(), strict=True):
+            out.setdefault(o, []).append(m)
+            out.setdefault(m, []).append(o)
+    for k, ms in out.items():
+        tracked[k] = True
+        for m in ms:
+            tracked[m] = True
+    return out
+
+
+def inner_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (o, M) of :func:`inner_rivals` (o at an inner word of M), as positions in ``sel``
+    (whole pairs, grouped by pair), grouped by pair."""
+    cols = (x[sel].astype(np.int64) for x in (c.pair, c.ts, c.tl, c.rs, c.rl, c.stage))
+    return _inner_pairs(*cols)
+
+
+def _inner_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray]:
+    """The (o, M) of :func:`inner_rivals` among objects of groups ``g`` (non-decreasing; a pair
+    each), as positions, once each, ordered by o: a join of the one-word non-exact objects'
+    (group, word) on each side with the inner words of the multi-word objects."""
+    none = np.zeros(0, dtype=np.int64)
+    mw = np.flatnonzero((tl > 1) | (rl > 1))
+    one = np.flatnonzero((stage != EXACT) & (tl == 1) & (rl == 1))
+    if mw.size == 0 or one.size == 0:
+        return none, none
+    n = int(max((ts + tl).max(), (rs + rl).max())) + 1
+    found = []
+    for start, length in ((ts, tl), (rs, rl)):
+        words = g[one] * n + start[one]
+        order = np.argsort(words, kind="stable")
+        words = words[order]
+        owner, word = expand_ranges(start[mw] + 1, length[mw] - 1)  # M's inner words
+        key = g[mw[owner]] * n + word
+        lo = np.searchsorted(words, key)
+        at_m, at = expand_ranges(lo, np.searchsorted(words, key, side="right") - lo)
+        found.append(one[order[at]] * g.size + mw[owner[at_m]])
+    both = np.unique(np.concatenate(found))  # (o inside M on both sides: found twice)
+    return both // g.size, both % g.size
