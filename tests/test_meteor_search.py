@@ -22,9 +22,9 @@ from sparsecider.metrics.meteor.paths import (
     CROSS,
     DIAGONAL,
     SQUARE,
+    _sort_first,
     first_by_path,
     first_by_path_rows,
-    _sort_first,
     lex_order,
     lex_tables,
 )

@@ -33,7 +33,9 @@ __all__ = ["sorted_first"]
 BLOCK = 16384
 
 
-def sorted_first(less: Callable[[np.ndarray, np.ndarray], np.ndarray], size: np.ndarray) -> np.ndarray:
+def sorted_first(
+    less: Callable[[np.ndarray, np.ndarray], np.ndarray], size: np.ndarray
+) -> np.ndarray:
     """Per pair, the state the sort puts first.
 
     Parameters
