@@ -55,6 +55,7 @@ from .orphans import Orphans, end_twins, inner_rivals
 from .paths import first_by_path, kind_of, lex_finals, lex_states
 from .siblings import sibling_order
 from .twice import paths_with_bits
+from .unread import Unread
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -186,13 +187,12 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     proposals of :func:`align`."""
     touch_t, touch_r = touch
     by_t, by_r, can, tracked = _rivals(objs)
-    # Contestable objects with a square twin: once contested they stop counting in the fourth
-    # key too (specification 6.1, "square twin").
+    # Contestable objects with a square twin: once contested, not counted in the fourth key (6.1)
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
     # Orphan rule (6.3): an object M that orphans an exact object X is contested once the kept
-    # list holds both; M and X are tracked (their presence is what counts).
-    orph = Orphans(objs)
-    for k in (*orph.ms, *orph.xs):
+    # list holds both; M and X are tracked (their presence is what counts); spec49c's third case.
+    orph, lost = Orphans(objs), Unread(objs)
+    for k in (*orph.ms, *orph.xs, *lost.tracked):
         tracked[k] = True
     # spec38c (6.3): a one-word object P is contested once the kept list also holds one of its
     # end twins (a square paraphrase ending on P's words); both are tracked.
@@ -201,7 +201,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     twin = {
         k
         for k, o in enumerate(objs)
-        if (can[k] or k in orph.ms) and o[0] == o[2] and (o[0], o[2]) in square
+        if (can[k] or k in orph.ms or k in lost.ms) and o[0] == o[2] and (o[0], o[2]) in square
     }
     # Contestable objects proposed twice or more stop counting in spec36e's term once contested;
     # not spec46a's (reference word read by a once-proposed contestable object) nor spec48a's.
@@ -329,7 +329,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
             new_m = [k for k in here if k in added and k in orph.ms and k not in flagged]
             new_x = [k for k in here if k in added and k in orph.xs]
             new_p = [k for k in here if k in added and k in ends]
-            if new_m or new_x or new_p or len(here) > 1:
+            if new_m or new_x or new_p or len(here) > 1 or lost.ms:
                 kept = set()
                 for st in states:
                     kept |= st[1]
@@ -346,6 +346,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
                 for k in new_p:  # spec38c: P and an end twin both kept (spec49a: o and M)
                     for m in [m for m in ends[k] if m in kept] if k in kept else ():
                         flag(k if can[k] else m)
+                lost.check(states, kept, flagged, orphan)  # spec49c
                 both = [k for k in here if k in kept]
                 if len(both) > 1:
                     for k in both:

@@ -28,6 +28,7 @@ from .orphans import end_twin_pairs, inner_pairs, orphan_pairs
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
 from .siblings import sibling_rows
 from .twice import twice_rows
+from .unread import UnreadRows
 
 __all__ = ["align_pairs"]
 
@@ -130,7 +131,8 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         om, ox = np.concatenate((om, ep, ip)), np.concatenate((ox, em, im))
         by_pair = np.argsort(p[om], kind="stable")
         om, ox = om[by_pair], ox[by_pair]
-    relevant[om] = relevant[ox] = True
+    ur = UnreadRows(c, sel)  # spec49c: the orphan rule's third case (its objects are tracked)
+    relevant[om] = relevant[ox] = relevant[ur.objects()] = True
     # bit numbers: the relevant objects of a pair in order
     before = np.cumsum(relevant) - relevant
     first = np.flatnonzero(heads(p))
@@ -150,7 +152,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     if square.any():
         sq = np.sort(starts[square])
         on_diagonal = c.ts[sel] == c.rs[sel]  # spec36a: only there
-        for who in (np.flatnonzero(can), om):
+        for who in (np.flatnonzero(can), om, ur.m):
             twin[who] = find_sorted(sq, starts[who])[1] & on_diagonal[who]
     # A contestable object's second proposal is one word to one word with its starts, so
     # only the 1:1 objects of test starts shared with a contestable one are looked at.
@@ -169,7 +171,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
     # (spec38c: so do those with an end twin starting on the diagonal and no square twin)
     dup[ep[(c.ts[sel[em]] == c.rs[sel[em]]) & ~twin[ep]]] = True
     twin[skip], dup[skip] = True, False
-    return bit, cbit, tgm, too_many, twin, dup, (om, ox)
+    return bit, cbit, tgm, too_many, twin, dup, (om, ox), ur
 
 
 def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> np.ndarray:
@@ -182,9 +184,10 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     (METEOR_BEHAVIOUR.md, appendix N18).
     """
     cert, dsq, enc = flags
-    bit, cbit, tgm, too_many, twin, dup, (om, ox) = _bits(c, sel)
+    bit, cbit, tgm, too_many, twin, dup, (om, ox), ur = _bits(c, sel)
     p_all = c.pair[sel]
     slow = too_many[p_all]
+    ur.ready(bit, ~slow, p_all)
     # the orphan rule's pairs (M, X) of the pairs searched here: M's object and bit, X's bit
     fo = ~slow[om]
     o_obj, o_mbit, o_xbit = sel[om[fo]], bit[om[fo]], bit[ox[fo]]
@@ -387,6 +390,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             on = ((kpresent[g] & o_mbit[r]) != 0) & ((kpresent[g] & o_xbit[r]) != 0)
             if on.any():
                 np.bitwise_or.at(flagged, slots[g[on]], o_mbit[r[on]])
+            ur.fire(flagged, slots, kpresent, kbits, kstart[lg], kcnt[lg], slot_of)  # spec49c
             # Check 2 (the kept list): objects of this reference start kept together.
             mine = kpresent & hl
             two = popcount(mine) > 1

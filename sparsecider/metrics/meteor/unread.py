@@ -1,0 +1,219 @@
+"""The third case of the orphan rule (specification 6.3, ``spec49c``, appendix N92): an exact
+``a`` left unread inside the kept state of a 2:1 paraphrase.
+
+A non-exact object M reading two or more test words and one reference word (``a street`` /
+``road``) holding no exact one-word pair on both sides, and an exact one-word object X whose
+test word lies inside M (its reference word outside M) and has two or more exact one-word
+readings: M is contested once the kept list holds X and SOME kept state holding M leaves X's
+reference word unread (no object of the state covers it) while every *other* reader of that
+word -- an object covering it, X's span pair excepted, sharing no word with M -- is blocked in
+that state by an EXACT one-word match reading one of its test or reference words.  Whether
+(M, X) can fire is static (:class:`Unread` lists them); the state condition reads only the
+state's tracked objects, so M, X, the readers of X's reference word and the exact blockers
+are tracked.
+
+:class:`UnreadRows` lists the same for many pairs at once (the array search, :mod:`.beam`): bit
+masks per (M, X), checked against a step's kept rows with numpy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .batch import Candidates, expand_ranges
+from .matchers import EXACT
+
+__all__ = ["Unread", "UnreadRows"]
+
+Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
+
+
+class Unread:
+    """The (M, X) of one pair's objects that the third case may contest: ``by_m`` maps each M
+    to its X; ``tracked`` the objects the check reads; ``ms`` the M.  Per X, the readers of its
+    reference word (``cover``) and the other readers (``others``, X's span pair left out); per
+    reader P, its exact blockers (``blockers``): shared, not copied per (M, X) (a long caption
+    repeating ``a street`` has many M and X)."""
+
+    def __init__(self, objs: list[Match]) -> None:
+        self.objs = objs
+        self.by_m: dict[int, list[int]] = {}
+        self.cover: dict[int, frozenset] = {}
+        self.others: dict[int, list[int]] = {}
+        self.blockers: dict[int, frozenset] = {}
+        self.tracked: set[int] = set()
+        self.ms: set[int] = set()
+        shaped = [k for k, o in enumerate(objs) if o[4] != EXACT and o[1] >= 2 and o[3] == 1]
+        if not shaped:
+            return
+        ex_t: dict[int, list[int]] = {}  # exact one-word objects by test / reference word
+        ex_r: dict[int, list[int]] = {}
+        cov_r: dict[int, list[int]] = {}  # objects covering each reference word
+        for k, o in enumerate(objs):
+            if o[4] == EXACT and o[1] == 1 and o[3] == 1:
+                ex_t.setdefault(o[0], []).append(k)
+                ex_r.setdefault(o[2], []).append(k)
+            for r in range(o[2], o[2] + o[3]):
+                cov_r.setdefault(r, []).append(k)
+        for m in shaped:
+            t0, n, r0, _, _ = objs[m]
+            words = range(t0, t0 + n)
+            if any(objs[y][0] in words for y in ex_r.get(r0, ())):
+                continue  # M holds an exact pair on both sides
+            for t in words:
+                if len({objs[y][2] for y in ex_t.get(t, ())}) >= 2:  # read twice or more
+                    self.by_m.setdefault(m, []).extend(ex_t[t])
+        xs = {x for v in self.by_m.values() for x in v}
+        for x in xs:
+            xo = objs[x]
+            self.cover[x] = frozenset(cov_r[xo[2]])
+            self.others[x] = [p for p in cov_r[xo[2]] if objs[p][:4] != xo[:4]]
+            for p in self.others[x]:
+                if p not in self.blockers:
+                    po = objs[p]
+                    b = {y for t in range(po[0], po[0] + po[1]) for y in ex_t.get(t, ())}
+                    b.update(y for r in range(po[2], po[2] + po[3]) for y in ex_r.get(r, ()))
+                    self.blockers[p] = frozenset(b)
+        self.ms = set(self.by_m)
+        self.tracked = self.ms | xs | {q for c in self.cover.values() for q in c}
+        self.tracked.update(*self.blockers.values())
+
+    def check(self, states: list, kept: set, flagged: set, orphan) -> None:
+        """Contest (``orphan``) each M not yet contested with an X kept where some kept state
+        (its tracked objects ``state[1]``) holds M, no reader of X's reference word and, for
+        every other reader P sharing no word with M, one of P's blockers (none: never)."""
+        for m in self.ms.intersection(kept).difference(flagged):
+            mo = self.objs[m]
+            holding = [st[1] for st in states if m in st[1]]
+            for x in self.by_m[m]:
+                if x not in kept:
+                    continue
+                others = [p for p in self.others[x] if not _meets(self.objs[p], mo)]
+                if any(
+                    bits.isdisjoint(self.cover[x])
+                    and all(not bits.isdisjoint(self.blockers[p]) for p in others)
+                    for bits in holding
+                ):
+                    orphan(m)
+                    break
+
+
+def _meets(a: Match, b: Match) -> bool:
+    """True if the two objects share a test word or a reference word."""
+    test = a[0] < b[0] + b[1] and b[0] < a[0] + a[1]
+    return test or (a[2] < b[2] + b[3] and b[2] < a[2] + a[3])
+
+
+class UnreadRows:
+    """:class:`Unread`'s (M, X) for many pairs at once (the array search, :mod:`.beam`), as
+    positions in ``sel`` (whole pairs, grouped by pair): ``m``, ``x`` per rule; the readers of
+    X's reference word (``cov_h`` the rule, ``cov_q`` the object); the other readers P
+    (``p_h`` the rule of each) and their exact blockers (``blk_p`` the P row, ``blk_e`` the
+    object).  Rules with a reader that nothing can block are left out."""
+
+    def __init__(self, c: Candidates, sel: np.ndarray) -> None:
+        p, st = c.pair[sel], c.stage[sel]
+        ts, tl, rs, rl = c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel]
+        none = np.zeros(0, dtype=np.int64)
+        self.m = self.x = self.cov_h = self.cov_q = self.p_h = self.blk_p = self.blk_e = none
+        mm = np.flatnonzero((st != EXACT) & (tl >= 2) & (rl == 1))
+        ex = np.flatnonzero((st == EXACT) & (tl == 1) & (rl == 1))
+        if mm.size == 0 or ex.size == 0:
+            return
+        n = int(max((ts + tl).max(), (rs + rl).max())) + 1
+        # M holding an exact pair on both sides (at its one reference word) is left out
+        by_r = np.sort((p[ex] * n + rs[ex]) * n + ts[ex])
+        lo = (p[mm] * n + rs[mm]) * n + ts[mm]
+        mm = mm[np.searchsorted(by_r, lo + tl[mm]) == np.searchsorted(by_r, lo)]
+        # X: an exact one-word object on a test word of M read exactly twice or more
+        order = np.argsort((p[ex] * n + ts[ex]) * n + rs[ex], kind="stable")
+        ex, key = ex[order], ((p[ex] * n + ts[ex]) * n + rs[ex])[order]
+        word = key // n
+        reads = np.diff(np.searchsorted(np.unique(key) // n, np.stack((word, word + 1))), axis=0)
+        lo = (p[mm] * n + ts[mm]) * n
+        owner, at = expand_ranges(
+            np.searchsorted(key, lo),
+            np.searchsorted(key, lo + tl[mm] * n) - np.searchsorted(key, lo),
+        )
+        m, x = mm[owner], ex[at]
+        keep = reads[0, at] >= 2
+        m, x = m[keep], x[keep]
+        if m.size == 0:
+            return
+        # the readers Q of X's reference word (objects of the pair covering it)
+        first = np.searchsorted(p, p[m])
+        h, q = expand_ranges(first, np.searchsorted(p, p[m], side="right") - first)
+        xh, mh = x[h], m[h]
+        on = (rs[q] <= rs[xh]) & (rs[xh] < rs[q] + rl[q])
+        h, q, xh, mh = h[on], q[on], xh[on], mh[on]
+        same = (ts[q] == ts[xh]) & (tl[q] == 1) & (rs[q] == rs[xh]) & (rl[q] == 1)
+        meets = ((ts[q] < ts[mh] + tl[mh]) & (ts[mh] < ts[q] + tl[q])) | (
+            (rs[q] < rs[mh] + rl[mh]) & (rs[mh] < rs[q] + rl[q])
+        )
+        other = np.flatnonzero(~same & ~meets)  # the other readers P (rows of h, q)
+        # their blockers: exact one-word objects of the pair on a test or reference word of P
+        first = np.searchsorted(p, p[q[other]])
+        bo, e = expand_ranges(first, np.searchsorted(p, p[q[other]], side="right") - first)
+        pq = q[other][bo]
+        blocks = ((st[e] == EXACT) & (tl[e] == 1) & (rl[e] == 1)) & (
+            ((ts[pq] <= ts[e]) & (ts[e] < ts[pq] + tl[pq]))
+            | ((rs[pq] <= rs[e]) & (rs[e] < rs[pq] + rl[pq]))
+        )
+        bo, e = bo[blocks], e[blocks]
+        dead = (
+            np.bincount(h[other[np.bincount(bo, minlength=other.size) == 0]], minlength=m.size) > 0
+        )
+        live = ~dead
+        renum = np.cumsum(live) - 1
+        pl = live[h[other]]
+        self.m, self.x = m[live], x[live]
+        self.cov_h, self.cov_q = renum[h[live[h]]], q[live[h]]
+        self.p_h = renum[h[other[pl]]]
+        pnum = np.cumsum(pl) - 1
+        bl = pl[bo]
+        self.blk_p, self.blk_e = pnum[bo[bl]], e[bl]
+
+    def objects(self) -> np.ndarray:
+        """The objects the rule reads (to be tracked)."""
+        return np.concatenate((self.m, self.x, self.cov_q, self.blk_e))
+
+    def ready(self, bit: np.ndarray, fast: np.ndarray, pair_of: np.ndarray) -> None:
+        """The rules' bit masks from the objects' bits ``bit``, keeping the rules of the
+        positions ``fast`` (pairs searched on arrays); ``pair_of``: each position's pair."""
+        r = np.flatnonzero(fast[self.m]) if self.m.size else self.m
+        self.pair = pair_of[self.m[r]]
+        self.mbit, self.xbit = bit[self.m[r]], bit[self.x[r]]
+        self.cover = np.zeros(self.m.size, dtype=np.uint64)
+        np.bitwise_or.at(self.cover, self.cov_h, bit[self.cov_q])
+        pmask = np.zeros(self.p_h.size, dtype=np.uint64)
+        np.bitwise_or.at(pmask, self.blk_p, bit[self.blk_e])
+        self.cover = self.cover[r]
+        keep = fast[self.m][self.p_h] if self.p_h.size else np.zeros(0, dtype=bool)
+        renum = np.cumsum(fast[self.m]) - 1
+        self.pmask, ph = pmask[keep], renum[self.p_h[keep]]
+        self.p_first = np.searchsorted(ph, np.arange(r.size))
+        self.p_n = np.searchsorted(ph, np.arange(r.size), side="right") - self.p_first
+        self.slot = None
+
+    def fire(self, flagged, slots, kpresent, kbits, kstart, kcnt, slot_of) -> None:
+        """After a step's cut: for the groups of ``slots`` (kept presence ``kpresent``, kept
+        rows ``kstart`` .. + ``kcnt`` of ``kbits``), flag each M whose X is kept and some kept
+        state holding M leaves X's reference word unread and blocks every other reader."""
+        if self.pair.size == 0:
+            return
+        if self.slot is None:
+            self.slot = slot_of[self.pair]  # non-decreasing (pairs in order)
+        lo = np.searchsorted(self.slot, slots)
+        g, r = expand_ranges(lo, np.searchsorted(self.slot, slots, side="right") - lo)
+        on = ((kpresent[g] & self.xbit[r]) != 0) & ((kpresent[g] & self.mbit[r]) != 0)
+        g, r = g[on], r[on]
+        if g.size == 0:
+            return
+        so, s = expand_ranges(kstart[g], kcnt[g])
+        b, rr = kbits[s], r[so]
+        cand = np.flatnonzero(((b & self.mbit[rr]) != 0) & ((b & self.cover[rr]) == 0))
+        po, pi = expand_ranges(self.p_first[rr[cand]], self.p_n[rr[cand]])
+        open_ = (b[cand][po] & self.pmask[pi]) == 0
+        ok = cand[np.bincount(po[open_], minlength=cand.size) == 0]
+        if ok.size:
+            np.bitwise_or.at(flagged, slots[g[so[ok]]], self.mbit[rr[ok]])
