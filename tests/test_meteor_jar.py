@@ -1504,6 +1504,8 @@ def test_multi_word_candidate_contests_one_word_matches_at_its_inner_words(res, 
         "15 11 9 6 1 1 4 4 0 0 0 0 0 0 0 0 0 0 0 0 4 5 5",
         "11 11 6 6 0 0 2 2 0 0 0 0 0 0 0 0 2 2 1 1 2 5 5",
         "8 12 4 6 0 0 2 2 1 1 0 0 0 0 0 0 1 2 2 1 4 6 6",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
 
 
 # Cited jar runs of specification 6.3 (spec49c, appendix N92: the orphan rule's third case):
