@@ -35,7 +35,7 @@ __all__ = ["Orphans", "end_twin_pairs", "end_twins", "inner_pairs", "inner_rival
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 
-def _meets(a: Match, b: Match) -> bool:
+def meets(a: Match, b: Match) -> bool:
     """True if the two objects share a test word or a reference word."""
     test = a[0] < b[0] + b[1] and b[0] < a[0] + a[1]
     return test or (a[2] < b[2] + b[3] and b[2] < a[2] + a[3])
@@ -163,7 +163,7 @@ class Orphans:
         if any(k in self.exact for k in inside):
             return False
         cov = self.cov_r[xo[2]] if t_in else self.cov_t[xo[0]]
-        return all(_meets(self.objs[p], mo) for p in cov)
+        return all(meets(self.objs[p], mo) for p in cov)
 
     def _several(self, ts, tl, rs, rl, ex, cover_t, cover_r) -> None:
         """The X of the second case (spec37d) as far as M does not matter: exact one word to
@@ -405,26 +405,62 @@ def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray, np.nda
     return ps[ok], ms[ok], far[ok]
 
 
-def inner_rivals(objs: list[Match], ends: dict, tracked: list[bool]) -> dict[int, list[int]]:
-    """``ends`` (:func:`end_twins`, ``P -> [M, ...]``) with the inner pairs of ``spec49a`` added
-    both ways (``o -> [M, ...]`` and ``M -> [o, ...]``: M can be taken before or after o), and
-    every object of a pair marked in ``tracked`` (the search reads their presence).
+def inner_rivals(objs: list[Match], ends: dict, tracked: list[bool]) -> InnerRivals:
+    """``ends`` (:func:`end_twins`, ``P -> [M, ...]``) with ``spec49a``'s inner pairs added both
+    ways (``o -> [M, ...]``, ``M -> [o, ...]``: M can be taken before or after o), every object of
+    a pair marked in ``tracked`` (the search reads their presence).  In each pair one object can
+    be contested (P or o: one word to one word, not exact), once the kept list holds both (6.3,
+    N90)."""
+    return InnerRivals(objs, ends, tracked)
 
-    In each pair exactly one object can be contested (P or o: one word to one word, not exact);
-    the search contests it once its kept list holds both (specification 6.3, N90).
-    """
-    out = {k: list(ms) for k, ms in ends.items()}
-    if objs:
-        a = np.fromiter(chain.from_iterable(objs), np.int64, 5 * len(objs)).reshape(-1, 5)
-        os_, ms = _inner_pairs(np.zeros(len(objs), dtype=np.int64), *a.T)
-        for o, m in zip(os_.tolist(), ms.tolist(), strict=True):
-            out.setdefault(o, []).append(m)
-            out.setdefault(m, []).append(o)
-    for k, ms in out.items():
-        tracked[k] = True
-        for m in ms:
-            tracked[m] = True
-    return out
+
+class InnerRivals:
+    """The mapping of :func:`inner_rivals` (``k in``, ``[k]``: ``ends[k]``, then k's inner partners
+    in increasing order, as :func:`_inner_pairs` lists them), from tables per word, not a list per
+    (o, M): a caption repeating a phrase has a cube of its length of those, the tables a line."""
+
+    def __init__(self, objs: list[Match], ends: dict, tracked: list[bool]) -> None:
+        self.objs, self.ends = objs, ends  # multi-word objects by inner word, one-word by word
+        ms_t: dict[int, list[int]] = {}
+        ms_r: dict[int, list[int]] = {}
+        ones_t: dict[int, list[int]] = {}
+        ones_r: dict[int, list[int]] = {}
+        for k, (ts, tl, rs, rl, st) in enumerate(objs):
+            if tl > 1 or rl > 1:
+                for t in range(ts + 1, ts + tl):
+                    ms_t.setdefault(t, []).append(k)
+                for r in range(rs + 1, rs + rl):
+                    ms_r.setdefault(r, []).append(k)
+            elif st != EXACT:
+                ones_t.setdefault(ts, []).append(k)
+                ones_r.setdefault(rs, []).append(k)
+        self.tables = ms_t, ms_r, ones_t, ones_r
+        self.keys = set(ends)
+        for k, (ts, tl, rs, rl, st) in enumerate(objs):
+            if tl > 1 or rl > 1:
+                inner = any(t in ones_t for t in range(ts + 1, ts + tl))
+                if inner or any(r in ones_r for r in range(rs + 1, rs + rl)):
+                    self.keys.add(k)
+            elif st != EXACT and (ts in ms_t or rs in ms_r):
+                self.keys.add(k)
+        for k in self.keys:
+            tracked[k] = True
+        for ms in ends.values():
+            for m in ms:
+                tracked[m] = True
+
+    def __contains__(self, k: int) -> bool:
+        return k in self.keys
+
+    def __getitem__(self, k: int) -> list[int]:
+        ts, tl, rs, rl, _ = self.objs[k]
+        ms_t, ms_r, ones_t, ones_r = self.tables
+        if tl > 1 or rl > 1:  # M: the one-word objects at its inner words
+            seen = {o for t in range(ts + 1, ts + tl) for o in ones_t.get(t, ())}
+            seen.update(o for r in range(rs + 1, rs + rl) for o in ones_r.get(r, ()))
+        else:  # o: the multi-word objects it lies inside
+            seen = set(ms_t.get(ts, ())) | set(ms_r.get(rs, ()))
+        return [*self.ends.get(k, ()), *sorted(seen)]
 
 
 def inner_pairs(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

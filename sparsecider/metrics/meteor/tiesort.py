@@ -1,22 +1,21 @@
 """The sort that orders the tied final states of many pairs at once (:mod:`.paths`), with the
 comparisons made up front.
 
-:func:`~.paths.first_by_path_rows` sorts each pair's tied states the way the specification's
-model does (Python's ``list.sort`` on fewer than 64 items: the first run, reversed if strictly
-descending, then a binary insertion of each later state), because its comparison is not
-transitive and the answer depends on the comparisons the sort makes.  :func:`sorted_first`
-is that sort.  It makes the same comparisons as a sort that asks the comparison as it goes, but
-asks them all in a few calls: every comparison the insertions can make is ``less(i, y)`` for a
-state ``i`` being inserted (it sits at place ``i`` of its pair's original order, past the first
-run) and a state ``y`` placed before it (``y < i``), so the table of those pairs, one lower
-triangle per pair, holds every answer the insertions look up.  The comparison must be a pure
-function of the two states, element by element (it is: it reads fixed per-state tables only),
-so a table entry is exactly what the insertion would have asked.  Why: the insertions advance
-in lockstep over the pairs, one place per round, up to the largest pair (up to 40 tied states)
-with a few binary-search rounds each, and a round that calls the comparison costs ~0.1 ms
-whatever its size; the table costs a triangle per pair (~n * n / 2 comparisons) but a handful of
-calls, and a round then costs a few array lookups.
-"""
+:func:`~.paths.first_by_path_rows` sorts each pair's tied states the way the specification's model
+does (Python's ``list.sort`` on fewer than 64 items: the first run, reversed if strictly
+descending, then a binary insertion of each later state), because its comparison is not transitive
+and the answer depends on the comparisons the sort makes.  :func:`sorted_first` is that sort.  It
+reads the same answers as a sort that asks the comparison as it goes, but asks for a superset of
+them (each pair's lower triangle, n (n - 1) / 2 against some n log2 n) in a few calls: every
+comparison the insertions can make is ``less(i, y)`` for a state ``i`` being inserted (it sits at
+place ``i`` of its pair's original order, past the first run) and a state ``y`` placed before it
+(``y < i``), so the table of those pairs, one lower triangle per pair, holds every answer the
+insertions look up.  The comparison must be a pure function of the two states, element by element
+(it is: it reads fixed per-state tables only), so a table entry is exactly what the insertion would
+have asked.  Why: the insertions advance in lockstep over the pairs, one place per round, up to the
+largest pair (up to 40 tied states) with a few binary-search rounds each, and a round that calls
+the comparison costs ~0.1 ms whatever its size; the table costs a triangle per pair (~n * n / 2
+comparisons) but a handful of calls, and a round then costs a few array lookups."""
 
 from __future__ import annotations
 

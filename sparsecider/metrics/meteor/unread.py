@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from .batch import Candidates, expand_ranges
-from .matchers import EXACT
+from .matchers import EXACT, exact_one
+from .orphans import meets
 
 __all__ = ["Unread", "UnreadRows"]
 
@@ -30,17 +31,15 @@ Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 class Unread:
     """The (M, X) of one pair's objects that the third case may contest: ``by_m`` maps each M
-    to its X; ``tracked`` the objects the check reads; ``ms`` the M.  Per X, the readers of its
-    reference word (``cover``) and the other readers (``others``, X's span pair left out); per
-    reader P, its exact blockers (``blockers``): shared, not copied per (M, X) (a long caption
-    repeating ``a street`` has many M and X)."""
+    to the test words inside it read exactly twice or more (its X are their exact one-word
+    objects); ``tracked`` the objects the check reads; ``ms`` the M.  Every table is per word
+    and shared, never per (M, X) or per reader: a long caption repeating ``a street`` has a
+    number of (M, X) that grows with the square of its length and of (M, X, reader) with the
+    cube, the tables only linearly."""
 
     def __init__(self, objs: list[Match]) -> None:
         self.objs = objs
         self.by_m: dict[int, list[int]] = {}
-        self.cover: dict[int, frozenset] = {}
-        self.others: dict[int, list[int]] = {}
-        self.blockers: dict[int, frozenset] = {}
         self.tracked: set[int] = set()
         self.ms: set[int] = set()
         shaped = [k for k, o in enumerate(objs) if o[4] != EXACT and o[1] >= 2 and o[3] == 1]
@@ -50,58 +49,68 @@ class Unread:
         ex_r: dict[int, list[int]] = {}
         cov_r: dict[int, list[int]] = {}  # objects covering each reference word
         for k, o in enumerate(objs):
-            if o[4] == EXACT and o[1] == 1 and o[3] == 1:
+            if exact_one(o):
                 ex_t.setdefault(o[0], []).append(k)
                 ex_r.setdefault(o[2], []).append(k)
             for r in range(o[2], o[2] + o[3]):
                 cov_r.setdefault(r, []).append(k)
+        pairs = {(objs[y][0], objs[y][2]) for ys in ex_t.values() for y in ys}
+        twice = {t for t, ys in ex_t.items() if len({objs[y][2] for y in ys}) >= 2}
         for m in shaped:
             t0, n, r0, _, _ = objs[m]
-            words = range(t0, t0 + n)
-            if any(objs[y][0] in words for y in ex_r.get(r0, ())):
+            if any((t, r0) in pairs for t in range(t0, t0 + n)):
                 continue  # M holds an exact pair on both sides
-            for t in words:
-                if len({objs[y][2] for y in ex_t.get(t, ())}) >= 2:  # read twice or more
-                    self.by_m.setdefault(m, []).extend(ex_t[t])
-        xs = {x for v in self.by_m.values() for x in v}
-        for x in xs:
-            xo = objs[x]
-            self.cover[x] = frozenset(cov_r[xo[2]])
-            self.others[x] = [p for p in cov_r[xo[2]] if objs[p][:4] != xo[:4]]
-            for p in self.others[x]:
-                if p not in self.blockers:
-                    po = objs[p]
-                    b = {y for t in range(po[0], po[0] + po[1]) for y in ex_t.get(t, ())}
-                    b.update(y for r in range(po[2], po[2] + po[3]) for y in ex_r.get(r, ()))
-                    self.blockers[p] = frozenset(b)
+            if words := [t for t in range(t0, t0 + n) if t in twice]:
+                self.by_m[m] = words
         self.ms = set(self.by_m)
-        self.tracked = self.ms | xs | {q for c in self.cover.values() for q in c}
-        self.tracked.update(*self.blockers.values())
+        self.ex_t, self.cov_r = ex_t, cov_r
+        self.ex_t_set = {t: frozenset(v) for t, v in ex_t.items()}
+        self.ex_r_set = {r: frozenset(v) for r, v in ex_r.items()}
+        xs = {x for t in {t for v in self.by_m.values() for t in v} for x in ex_t[t]}
+        spans: dict[int, set] = {}  # X's span pairs by reference word
+        for x in xs:
+            spans.setdefault(objs[x][2], set()).add(objs[x][:4])
+        self.cover_r = {r: frozenset(cov_r[r]) for r in spans}
+        # the readers of X's word, and the exact blockers of those that are some X's OTHER
+        # readers (a reader with X's span pair is no other reader of that X)
+        others = {p for r, sp in spans.items() for p in cov_r[r] if sp - {objs[p][:4]}}
+        blockers = set()
+        for p in others:
+            ts, tl, rs, rl, _ = objs[p]
+            blockers.update(y for t in range(ts, ts + tl) for y in ex_t.get(t, ()))
+            blockers.update(y for r in range(rs, rs + rl) for y in ex_r.get(r, ()))
+        self.tracked = self.ms | xs | {p for r in spans for p in cov_r[r]} | blockers
+
+    def _blocked(self, bits: set, p: int) -> bool:
+        """True if the state (its tracked objects ``bits``) holds an exact one-word object
+        reading one of reader ``p``'s test or reference words."""
+        ts, tl, rs, rl, _ = self.objs[p]
+        empty = frozenset()
+        return any(
+            not bits.isdisjoint(self.ex_t_set.get(t, empty)) for t in range(ts, ts + tl)
+        ) or any(not bits.isdisjoint(self.ex_r_set.get(r, empty)) for r in range(rs, rs + rl))
 
     def check(self, states: list, kept: set, flagged: set, orphan) -> None:
         """Contest (``orphan``) each M not yet contested with an X kept where some kept state
         (its tracked objects ``state[1]``) holds M, no reader of X's reference word and, for
         every other reader P sharing no word with M, one of P's blockers (none: never)."""
+        objs = self.objs
         for m in self.ms.intersection(kept).difference(flagged):
-            mo = self.objs[m]
+            mo = objs[m]
             holding = [st[1] for st in states if m in st[1]]
-            for x in self.by_m[m]:
+            for x in (x for t in self.by_m[m] for x in self.ex_t[t]):
                 if x not in kept:
                     continue
-                others = [p for p in self.others[x] if not _meets(self.objs[p], mo)]
-                if any(
-                    bits.isdisjoint(self.cover[x])
-                    and all(not bits.isdisjoint(self.blockers[p]) for p in others)
-                    for bits in holding
-                ):
+                xo = objs[x]
+                free = [bits for bits in holding if bits.isdisjoint(self.cover_r[xo[2]])]
+                if not free:
+                    continue
+                others = [
+                    p for p in self.cov_r[xo[2]] if objs[p][:4] != xo[:4] and not meets(objs[p], mo)
+                ]
+                if any(all(self._blocked(bits, p) for p in others) for bits in free):
                     orphan(m)
                     break
-
-
-def _meets(a: Match, b: Match) -> bool:
-    """True if the two objects share a test word or a reference word."""
-    test = a[0] < b[0] + b[1] and b[0] < a[0] + a[1]
-    return test or (a[2] < b[2] + b[3] and b[2] < a[2] + a[3])
 
 
 class UnreadRows:
