@@ -74,11 +74,13 @@ class Unread:
         # the readers of X's word, and the exact blockers of those that are some X's OTHER
         # readers (a reader with X's span pair is no other reader of that X)
         others = {p for r, sp in spans.items() for p in cov_r[r] if sp - {objs[p][:4]}}
-        blockers = set()
+        words_t, words_r = set(), set()  # their words first: readers share words
         for p in others:
             ts, tl, rs, rl, _ = objs[p]
-            blockers.update(y for t in range(ts, ts + tl) for y in ex_t.get(t, ()))
-            blockers.update(y for r in range(rs, rs + rl) for y in ex_r.get(r, ()))
+            words_t.update(range(ts, ts + tl))
+            words_r.update(range(rs, rs + rl))
+        blockers = {y for t in words_t for y in ex_t.get(t, ())}
+        blockers.update(y for r in words_r for y in ex_r.get(r, ()))
         self.tracked = self.ms | xs | {p for r in spans for p in cov_r[r]} | blockers
 
     def _blocked(self, bits: set, p: int) -> bool:
