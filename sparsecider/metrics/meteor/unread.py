@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch import Candidates, expand_ranges
+from .batch import Candidates, exact_one_rows, expand_ranges
 from .matchers import EXACT, exact_one
 from .orphans import meets
 
@@ -128,7 +128,7 @@ class UnreadRows:
         none = np.zeros(0, dtype=np.int64)
         self.m = self.x = self.cov_h = self.cov_q = self.p_h = self.blk_p = self.blk_e = none
         mm = np.flatnonzero((st != EXACT) & (tl >= 2) & (rl == 1))
-        ex = np.flatnonzero((st == EXACT) & (tl == 1) & (rl == 1))
+        ex = np.flatnonzero(exact_one_rows(c, sel))
         if mm.size == 0 or ex.size == 0:
             return
         n = int(max((ts + tl).max(), (rs + rl).max())) + 1
@@ -166,7 +166,7 @@ class UnreadRows:
         first = np.searchsorted(p, p[q[other]])
         bo, e = expand_ranges(first, np.searchsorted(p, p[q[other]], side="right") - first)
         pq = q[other][bo]
-        blocks = ((st[e] == EXACT) & (tl[e] == 1) & (rl[e] == 1)) & (
+        blocks = exact_one_rows(c, sel[e]) & (
             ((ts[pq] <= ts[e]) & (ts[e] < ts[pq] + tl[pq]))
             | ((rs[pq] <= rs[e]) & (rs[e] < rs[pq] + rl[pq]))
         )
