@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import and_
+
 from .certain import certain, short_siblings
 from .diagonal import diagonal_keeps, diagonal_squares
 from .enclosed import enclosed, exposed_squares
