@@ -46,6 +46,9 @@ the options tried, so a megabyte caption takes time and memory linear in its len
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import and_
+
 from .certain import certain, short_siblings
 from .diagonal import diagonal_keeps, diagonal_squares
 from .enclosed import enclosed, exposed_squares
@@ -380,23 +383,22 @@ def _answer(states, marks, objs, by_r, can) -> list[int]:
 
 def _check1(here, added, present, by_t, objs, flag) -> None:
     """Flag the objects taken here that share a test start with another object of ``present``,
-    and those others (``flag`` marks only contestable ones)."""
+    and those others (``flag``: only contestable ones); ``present`` by test start, not ``by_t``."""
+    need, at = {objs[k][0] for k in here if k in added}, {}
+    for x in (x for x in present if objs[x][0] in need):
+        at.setdefault(objs[x][0], []).append(x)
     for k in here:
-        if k in added:
-            group = by_t[objs[k][0]]
-            if len(group) > 1 and any(x in present for x in group if x != k):
-                flag(k)
-                for x in group:
-                    if x in present:
-                        flag(x)
+        if k in added and any(x != k for x in at.get(objs[k][0], ())):
+            for x in (k, *at[objs[k][0]]):
+                flag(x)
 
 
 def _taken(states, here, j, tracked, masks, big) -> set[int]:
     """Tracked objects of ``here`` that some state free at ``j`` can take."""
     free = [st[2] for st in states if st[3] <= j]
-    added = set()
+    added, every = set(), reduce(and_, free, -1) if not big else 0  # (used by every one)
     for k in here:
-        if tracked[k]:
+        if tracked[k] and (big or not masks[k] & every):
             for used in free:
                 if _free(used, masks[k], big):
                     added.add(k)
@@ -418,7 +420,7 @@ def _cut(states, here, j, objs, tables, beam, marks) -> list:
     """
     tracked, cert, dsq, masks, big = tables
     flagged, ft, fd = marks
-    classes: dict[int, list[int]] = {}  # option indices by rank change, in option order
+    classes: dict[int, list[tuple]] = {}  # by rank change: (t, mask, change + chunk, i, k)
     cont: dict[int, list[int]] = {}  # option indices by test start
     fixed = []  # each option's change of the rank but the chunk (its marks are known here)
     for i, k in enumerate(here):
@@ -426,7 +428,7 @@ def _cut(states, here, j, objs, tables, beam, marks) -> list:
         f = _UNC * ((k in flagged) - 1) + _SINGLE * (in_ft + (k in fd) - 1)
         f += _MATCH * (in_ft - 1) - _CERT * cert[k] - dsq[k]
         fixed.append(f)
-        classes.setdefault(f, []).append(i)
+        classes.setdefault(f, []).append((objs[k][0], masks[k], f + _CHUNK, i, k))
         cont.setdefault(objs[k][0], []).append(i)
     last = len(here)
     ranked = []
@@ -437,20 +439,17 @@ def _cut(states, here, j, objs, tables, beam, marks) -> list:
             continue
         used, end = st[2], st[4]
         ct = end[0] if end is not None and end[1] == j else -1
-        got = [i for i in cont.get(ct, ()) if _free(used, masks[here[i]], big)]
-        for group in classes.values():
+        for i in cont.get(ct, ()):  # continuing the parent's last match: no new chunk
+            if _free(used, masks[here[i]], big):
+                ranked.append((rank + fixed[i], p, i, here[i]))
+        for group in classes.values():  # (the others start a chunk: (t, j) is not `end`)
             n = 0
-            for i in group:
-                k = here[i]
-                if objs[k][0] != ct and _free(used, masks[k], big):
-                    got.append(i)
+            for t, m, d, i, k in group:
+                if t != ct and (used.isdisjoint(m) if big else not used & m):
+                    ranked.append((rank + d, p, i, k))
                     n += 1
                     if n == beam:
                         break
-        for i in got:
-            k = here[i]
-            d = fixed[i] + _CHUNK * (end != (objs[k][0], j))
-            ranked.append((rank + d, p, i, k))
         ranked.append((rank, p, last, -1))  # left unmatched
     ranked.sort()
     out = []

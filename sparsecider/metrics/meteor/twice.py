@@ -58,11 +58,14 @@ def skips_diagonal_rows(ku: np.ndarray, kv: np.ndarray) -> np.ndarray:
     return (((ku & XDIAG) != 0) & ((kv & TWICE) != 0)) | (((kv & XDIAG) != 0) & ((ku & TWICE) != 0))
 
 
-def twice_bits(objs: list, ks: list[int], by_r: dict) -> dict[int, int]:
+def twice_bits(objs: list, ks: list[int], by_r: dict, ex_at: dict | None = None) -> dict[int, int]:
     """The :data:`XDIAG` / :data:`TWICE` bits of the objects ``ks`` one state of a pair holds
     (``objs`` its objects ``(t_start, t_len, r_start, r_len, stage)``, ``by_r`` their numbers
-    by reference start), by object number (objects with neither are left out)."""
-
+    by reference start), by object number (objects with neither are left out).  ``ex_at``
+    (optional, filled as asked, shared by the states of one pair): the test starts of the
+    exact one-word objects per reference start, ascending (a long caption repeating a word has
+    that word's readings at every reference start, and ties of many states)."""
+    ex_at = {} if ex_at is None else ex_at
     # the state's exact one-word readings, reference position by test word (a state covers a
     # test word at most once); looked up per candidate below, so the work is linear in the
     # candidates at the state's reference starts, not quadratic in the state's size
@@ -77,9 +80,14 @@ def twice_bits(objs: list, ks: list[int], by_r: dict) -> dict[int, int]:
             continue
         # the same word (an exact candidate at reference i) read earlier in the test, later in
         # the reference
-        same = (objs[m][0] for m in by_r[i] if exact_one(objs[m]))
-        if any(t2 < t and reads.get(t2, -1) > i for t2 in same):
-            out[k] = TWICE
+        if (at := ex_at.get(i)) is None:
+            at = ex_at[i] = sorted(objs[m][0] for m in by_r[i] if exact_one(objs[m]))
+        for t2 in at:  # ascending: the earlier test words first
+            if t2 >= t:
+                break
+            if reads.get(t2, -1) > i:
+                out[k] = TWICE
+                break
     return out
 
 
@@ -87,9 +95,9 @@ def paths_with_bits(objs: list, chains: list, by_r: dict, place: dict, kind: Cal
     """The paths of :func:`.paths.first_by_path` of one pair's tied states (``chains``: the
     objects each holds, in reference order; ``place``: each object's place among those starting
     at its reference start; ``kind``: :func:`.paths.kind_of`), with :func:`twice_bits` added."""
-    out = []
+    out, ex_at = [], {}
     for ks in chains:
-        bits = twice_bits(objs, ks, by_r)
+        bits = twice_bits(objs, ks, by_r, ex_at)
         out.append([(objs[k][2], place[k], kind(objs, k, by_r) | bits.get(k, 0)) for k in ks])
     return out
 

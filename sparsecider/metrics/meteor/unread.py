@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch import Candidates, exact_one_rows, expand_ranges
+from .batch import Candidates, exact_one_rows, expand_ranges, heads
 from .matchers import EXACT, exact_one
 from .orphans import meets
 
@@ -42,6 +42,7 @@ class Unread:
         self.by_m: dict[int, list[int]] = {}
         self.tracked: set[int] = set()
         self.ms: set[int] = set()
+        self.x_t: dict[int, int] = {}  # each X's test word
         shaped = [k for k, o in enumerate(objs) if o[4] != EXACT and o[1] >= 2 and o[3] == 1]
         if not shaped:
             return
@@ -67,6 +68,7 @@ class Unread:
         self.ex_t_set = {t: frozenset(v) for t, v in ex_t.items()}
         self.ex_r_set = {r: frozenset(v) for r, v in ex_r.items()}
         xs = {x for t in {t for v in self.by_m.values() for t in v} for x in ex_t[t]}
+        self.x_t = {x: objs[x][0] for x in xs}
         spans: dict[int, set] = {}  # X's span pairs by reference word
         for x in xs:
             spans.setdefault(objs[x][2], set()).add(objs[x][:4])
@@ -95,14 +97,16 @@ class Unread:
     def check(self, states: list, kept: set, flagged: set, orphan) -> None:
         """Contest (``orphan``) each M not yet contested with an X kept where some kept state
         (its tracked objects ``state[1]``) holds M, no reader of X's reference word and, for
-        every other reader P sharing no word with M, one of P's blockers (none: never)."""
-        objs = self.objs
-        for m in self.ms.intersection(kept).difference(flagged):
+        every other reader P sharing no word with M, one of P's blockers (none: never).  The
+        kept X are found from ``kept`` by test word (an M's X grow with a caption's repeats);
+        which X fires first does not matter: M is contested once, and nothing read changes."""
+        objs, on_t, ms = self.objs, {}, self.ms.intersection(kept).difference(flagged)
+        for x in (x for x in kept if x in self.x_t) if ms else ():
+            on_t.setdefault(self.x_t[x], []).append(x)
+        for m in ms:
             mo = objs[m]
             holding = [st[1] for st in states if m in st[1]]
-            for x in (x for t in self.by_m[m] for x in self.ex_t[t]):
-                if x not in kept:
-                    continue
+            for x in (x for t in self.by_m[m] for x in on_t.get(t, ())):
                 xo = objs[x]
                 free = [bits for bits in holding if bits.isdisjoint(self.cover_r[xo[2]])]
                 if not free:
@@ -139,15 +143,17 @@ class UnreadRows:
         # X: an exact one-word object on a test word of M read exactly twice or more
         order = np.argsort((p[ex] * n + ts[ex]) * n + rs[ex], kind="stable")
         ex, key = ex[order], ((p[ex] * n + ts[ex]) * n + rs[ex])[order]
-        word = key // n
-        reads = np.diff(np.searchsorted(np.unique(key) // n, np.stack((word, word + 1))), axis=0)
+        # the distinct readings of each row's test word: key is sorted, so they are the heads of
+        # key's runs within each run of its word (no np.unique, no search)
+        run = np.cumsum(heads(key // n)) - 1
+        reads = np.bincount(run[heads(key)], minlength=int(run[-1]) + 1)[run]
         lo = (p[mm] * n + ts[mm]) * n
         owner, at = expand_ranges(
             np.searchsorted(key, lo),
             np.searchsorted(key, lo + tl[mm] * n) - np.searchsorted(key, lo),
         )
         m, x = mm[owner], ex[at]
-        keep = reads[0, at] >= 2
+        keep = reads[at] >= 2
         m, x = m[keep], x[keep]
         if m.size == 0:
             return
