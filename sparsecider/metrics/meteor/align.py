@@ -58,7 +58,7 @@ from .orphans import Orphans, end_twins, inner_rivals
 from .paths import first_by_path, kind_of, lex_finals, lex_states
 from .siblings import sibling_order
 from .twice import paths_with_bits
-from .unread import Unread
+from .unread import Lost
 
 __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values"]
 
@@ -194,7 +194,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
     # Orphan rule (6.3): an object M that orphans an exact object X is contested once the kept
     # list holds both; M and X are tracked (their presence is what counts); spec49c's third case.
-    orph, lost = Orphans(objs), Unread(objs)
+    orph, lost = Orphans(objs), Lost(objs)
     for k in (*orph.ms, *orph.xs, *lost.tracked):
         tracked[k] = True
     # spec38c (6.3): a one-word object P is contested once the kept list also holds one of its
@@ -349,7 +349,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
                 for k in new_p:  # spec38c: P and an end twin both kept (spec49a: o and M)
                     for m in [m for m in ends[k] if m in kept] if k in kept else ():
                         flag(k if can[k] else m)
-                lost.check(states, kept, flagged, orphan)  # spec49c
+                lost.check(states, kept, flagged, orphan)  # spec49c, spec50c
                 both = [k for k in here if k in kept]
                 if len(both) > 1:
                     for k in both:

@@ -28,7 +28,7 @@ from .orphans import end_twin_pairs, inner_pairs, orphan_pairs
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
 from .siblings import sibling_rows
 from .twice import twice_rows
-from .unread import UnreadRows
+from .unread import LostRows
 
 __all__ = ["align_pairs"]
 
@@ -131,7 +131,7 @@ def _bits(c: Candidates, sel: np.ndarray) -> tuple[np.ndarray, ...]:
         om, ox = np.concatenate((om, ep, ip)), np.concatenate((ox, em, im))
         by_pair = np.argsort(p[om], kind="stable")
         om, ox = om[by_pair], ox[by_pair]
-    ur = UnreadRows(c, sel)  # spec49c: the orphan rule's third case (its objects are tracked)
+    ur = LostRows(c, sel)  # spec49c, spec50c: the orphan rule's third case and its mirror
     relevant[om] = relevant[ox] = relevant[ur.objects()] = True
     # bit numbers: the relevant objects of a pair in order
     before = np.cumsum(relevant) - relevant

@@ -14,6 +14,12 @@ are tracked.
 
 :class:`UnreadRows` lists the same for many pairs at once (the array search, :mod:`.beam`): bit
 masks per (M, X), checked against a step's kept rows with numpy.
+
+Its mirror (``spec50c``, appendix N100) is the same test with test and reference swapped: a
+1:2 / 1:3 M (``is`` / ``has a``), X exact inside M on the REFERENCE side, X's TEST word left
+unread, and no count of X's readings.  Both classes take ``mirror``: they then read every
+object with its two sides swapped (the test is symmetric but for the count), and
+:class:`Lost` / :class:`LostRows` run the two sides as one.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from .batch import Candidates, exact_one_rows, expand_ranges, heads
 from .matchers import EXACT, exact_one
 from .orphans import meets
 
-__all__ = ["Unread", "UnreadRows"]
+__all__ = ["Lost", "LostRows", "Unread", "UnreadRows"]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -37,7 +43,9 @@ class Unread:
     number of (M, X) that grows with the square of its length and of (M, X, reader) with the
     cube, the tables only linearly."""
 
-    def __init__(self, objs: list[Match]) -> None:
+    def __init__(self, objs: list[Match], mirror: bool = False) -> None:
+        if mirror:  # spec50c: the sides swapped (an object's index is unchanged)
+            objs = [(o[2], o[3], o[0], o[1], o[4]) for o in objs]
         self.objs = objs
         self.by_m: dict[int, list[int]] = {}
         self.tracked: set[int] = set()
@@ -56,7 +64,8 @@ class Unread:
             for r in range(o[2], o[2] + o[3]):
                 cov_r.setdefault(r, []).append(k)
         pairs = {(objs[y][0], objs[y][2]) for ys in ex_t.values() for y in ys}
-        twice = {t for t, ys in ex_t.items() if len({objs[y][2] for y in ys}) >= 2}
+        # X's word read twice or more (spec49c; the mirror has no such count: read at all)
+        twice = {t for t, ys in ex_t.items() if len({objs[y][2] for y in ys}) >= 2 - mirror}
         for m in shaped:
             t0, n, r0, _, _ = objs[m]
             if any((t, r0) in pairs for t in range(t0, t0 + n)):
@@ -126,9 +135,11 @@ class UnreadRows:
     (``p_h`` the rule of each) and their exact blockers (``blk_p`` the P row, ``blk_e`` the
     object).  Rules with a reader that nothing can block are left out."""
 
-    def __init__(self, c: Candidates, sel: np.ndarray) -> None:
+    def __init__(self, c: Candidates, sel: np.ndarray, mirror: bool = False) -> None:
         p, st = c.pair[sel], c.stage[sel]
         ts, tl, rs, rl = c.ts[sel], c.tl[sel], c.rs[sel], c.rl[sel]
+        if mirror:  # spec50c: the sides swapped
+            ts, tl, rs, rl = rs, rl, ts, tl
         none = np.zeros(0, dtype=np.int64)
         self.m = self.x = self.cov_h = self.cov_q = self.p_h = self.blk_p = self.blk_e = none
         mm = np.flatnonzero((st != EXACT) & (tl >= 2) & (rl == 1))
@@ -153,7 +164,7 @@ class UnreadRows:
             np.searchsorted(key, lo + tl[mm] * n) - np.searchsorted(key, lo),
         )
         m, x = mm[owner], ex[at]
-        keep = reads[at] >= 2
+        keep = reads[at] >= 2 - mirror  # (the mirror: no count)
         m, x = m[keep], x[keep]
         if m.size == 0:
             return
@@ -234,3 +245,42 @@ class UnreadRows:
         ok = cand[np.bincount(po[open_], minlength=cand.size) == 0]
         if ok.size:
             np.bitwise_or.at(flagged, slots[g[so[ok]]], self.mbit[rr[ok]])
+
+
+class Lost:
+    """spec49c's :class:`Unread` and its mirror (``spec50c``) for one pair, run as one: ``ms``
+    and ``tracked`` are the two sides' together, :meth:`check` checks both (their flags are
+    independent: each contests its own M)."""
+
+    def __init__(self, objs: list[Match]) -> None:
+        self.sides = Unread(objs), Unread(objs, mirror=True)
+        self.ms = self.sides[0].ms | self.sides[1].ms
+        self.tracked = self.sides[0].tracked | self.sides[1].tracked
+
+    def check(self, states: list, kept: set, flagged: set, orphan) -> None:
+        """:meth:`Unread.check` of both sides."""
+        for side in self.sides:
+            if side.ms:
+                side.check(states, kept, flagged, orphan)
+
+
+class LostRows:
+    """:class:`UnreadRows` and its mirror for many pairs, run as one (the array search)."""
+
+    def __init__(self, c: Candidates, sel: np.ndarray) -> None:
+        self.sides = UnreadRows(c, sel), UnreadRows(c, sel, mirror=True)
+        self.m = np.concatenate([side.m for side in self.sides])
+
+    def objects(self) -> np.ndarray:
+        """The objects the two sides read (to be tracked)."""
+        return np.concatenate([side.objects() for side in self.sides])
+
+    def ready(self, bit: np.ndarray, fast: np.ndarray, pair_of: np.ndarray) -> None:
+        """:meth:`UnreadRows.ready` of both sides."""
+        for side in self.sides:
+            side.ready(bit, fast, pair_of)
+
+    def fire(self, *args) -> None:
+        """:meth:`UnreadRows.fire` of both sides (the same arguments)."""
+        for side in self.sides:
+            side.fire(*args)
