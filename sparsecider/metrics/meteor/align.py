@@ -51,12 +51,12 @@ from operator import and_
 
 from .certain import certain, short_siblings
 from .diagonal import diagonal_keeps, diagonal_squares
+from .earlier import tie_order
 from .enclosed import enclosed, exposed_squares
 from .matchers import EXACT, exact_one
 from .order import option_key
 from .orphans import Orphans, end_twins, inner_rivals
 from .paths import first_by_path, kind_of, lex_finals, lex_states
-from .siblings import sibling_order
 from .twice import paths_with_bits
 from .unread import Lost
 
@@ -378,7 +378,7 @@ def _answer(states, marks, objs, by_r, can) -> list[int]:
     # (spec46b: the test positions each state reads with exact one-word matches)
     reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
     finals = lex_finals(chains, ranks, objs, lex) if lex else None
-    return chains[first_by_path(paths, reads, finals, sibling_order(objs, by_r, chains))]
+    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains))]
 
 
 def _check1(here, added, present, by_t, objs, flag) -> None:

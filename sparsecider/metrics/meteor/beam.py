@@ -21,12 +21,12 @@ from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, find_sorted, heads, or_by
 from .certain import certain_rows, short_sibling_rows
 from .diagonal import diagonal_keep_rows, diagonal_square_rows
+from .earlier import tie_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .matchers import EXACT
 from .order import option_order
 from .orphans import end_twin_pairs, inner_pairs, orphan_pairs
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
-from .siblings import sibling_rows
 from .twice import twice_rows
 from .unread import LostRows
 
@@ -442,7 +442,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         kind, reads = kinds_rows(c, sel, w_obj[k], w_diag[k], state)
         kind |= twice_rows(c, sel, w_obj[k], state, tied.size)  # spec48c
         fin = lex(tied, state, w_obj[k]) if lex else None
-        sib = sibling_rows(c, sel, state, w_obj[k], tied.size)  # spec48b
+        sib = tie_rows(c, sel, state, w_obj[k], tied.size)  # spec48b, spec50a
         held = (state, w_rs[k], w_opt[k], kind)
         won = first_by_path_rows(held, n_tied[n_tied > 1], reads, fin, sib)
         best[n_tied > 1] = row[tied[won]]
