@@ -53,6 +53,7 @@ from .certain import certain, short_siblings
 from .diagonal import diagonal_keeps, diagonal_squares
 from .earlier import tie_order
 from .enclosed import enclosed, exposed_squares
+from .excused import excused_final
 from .matchers import EXACT, exact_one
 from .order import option_key
 from .orphans import Orphans, end_twins, inner_rivals
@@ -360,9 +361,8 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
 
 
 def _answer(states, marks, objs, by_r, can) -> list[int]:
-    """The objects of the first state, or with ties on the best key, of the one their paths
-    put first (spec39a, :mod:`.paths`; spec47a's reach past the best key: ``lex_states``)."""
-    ranks = [_rank(st, marks) for st in states]
+    """The first state's objects, or with ties the paths' choice (spec39a, 47a: :mod:`.paths`)."""
+    ranks, states = excused_final(states, [_rank(st, marks) for st in states], objs)  # spec50b
     n, lex = lex_states(ranks, _CERT, [st[1] for st in states], objs, marks[0], can)
     chains = []
     for st in states[:n]:

@@ -23,6 +23,7 @@ from .certain import certain_rows, short_sibling_rows
 from .diagonal import diagonal_keep_rows, diagonal_square_rows
 from .earlier import tie_rows
 from .enclosed import enclosed_rows, exposed_square_rows
+from .excused import excused_rows
 from .matchers import EXACT
 from .order import option_order
 from .orphans import end_twin_pairs, inner_pairs, orphan_pairs
@@ -413,9 +414,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     for k in range(len(g_edges) - 1):
         for b0 in range(g_edges[k], g_edges[k + 1], block):
             step(b0, min(b0 + block, g_edges[k + 1]))
-    # The first state of each pair that ranks best is its answer (the lists are kept sorted);
-    # with a tail, once the tail's first object is added (only whether it extends the state's
-    # last chunk differs between states); two or more such: spec39a's path order (:mod:`.paths`).
+    # The first state of each pair ranking best (with a tail, once the tail's first object is added:
+    # does it extend the state's last chunk) is its answer; two or more: spec39a's path order.
     owner, row = expand_ranges(np.arange(n_slots) * BEAM, count)
     rank = srank[row]
     tail = sel[tail]
@@ -427,10 +427,11 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         w = np.flatnonzero(t1 >= 0)
         rank[w] += _CHUNK * (start_at[t1[w]] != (sne[row[w]] & 16383))
         out.append(tail)
-    tied = np.flatnonzero(rank == np.minimum.reduceat(rank, np.cumsum(count) - count)[owner])
-    best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
+    rank -= excused_rows(c, sel, slot_of, (owner, snode[row], w_obj, nc_arr, np_arr))  # spec50b
+    tied = np.flatnonzero(rank == np.minimum.reduceat(rank, np.cumsum(count) - count)[owner])
+    best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
     # spec47a (:mod:`.paths`): where it can act, the states equal with the best on four terms
     mk, tails = (cbit, flagged, obit, ocbit), (tail, slot_of[c.pair[tail]])
     tied, lex = lex_rows(c, sel, slot_of[p_all], mk, tails, (rank, owner, tied, sbits[row]), _CERT)
