@@ -1598,7 +1598,6 @@ def test_exact_test_word_left_unread_in_the_mirrored_paraphrase_state_contests_i
     _check_jar_lines(res, monkeypatch, pairs, jar)
 
 
-
 # Cited jar runs of specification 6.3 (spec50a, appendix N98: a diagonal one-word paraphrase loses
 # the final tie to an earlier-stage reading of its reference word): (toy, beams) the search
 # reproduces.  AP1-AP5 at -x 3, -x 40 and AB3 at -x 40 are gained by the rule; AP6 at -x 40 and

@@ -190,7 +190,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     many objects cover each test word (a list) and reference word (a dict); ``props``: the
     proposals of :func:`align`."""
     touch_t, touch_r = touch
-    by_t, by_r, can, tracked = _rivals(objs)
+    _, by_r, can, tracked = _rivals(objs)
     # Contestable objects with a square twin: once contested, not counted in the fourth key (6.1)
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
     # Orphan rule (6.3): an object M that orphans an exact object X is contested once the kept
@@ -311,7 +311,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
             for st in states:
                 present |= st[1]
             early = {x for x in present if multi[x] and x not in added}
-            _check1(here, added, present - early, by_t, objs, flag)
+            _check1(here, added, present - early, objs, flag)
             # Check 1s (6.3, spec36b): a contest among the objects taken here (all share this
             # reference start) spreads to the other one-word non-exact ones.
             if len(added) > 1 and not added.isdisjoint(flagged):
@@ -327,7 +327,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
             if early:  # check 1b, for the test starts of those multi-word objects
                 at = {objs[x][0] for x in early}
                 late = [k for k in here if k in added and objs[k][0] in at]
-                _check1(late, added, present, by_t, objs, flag)
+                _check1(late, added, present, objs, flag)
             # The kept list: the orphan rule, and check 2 (objects of this reference start kept
             # together).  Only an object taken here can complete a pair.
             new_m = [k for k in here if k in added and k in orph.ms and k not in flagged]
@@ -381,9 +381,9 @@ def _answer(states, marks, objs, by_r, can) -> list[int]:
     return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains))]
 
 
-def _check1(here, added, present, by_t, objs, flag) -> None:
+def _check1(here, added, present, objs, flag) -> None:
     """Flag the objects taken here that share a test start with another object of ``present``,
-    and those others (``flag``: only contestable ones); ``present`` by test start, not ``by_t``."""
+    and those others (``flag``: only contestable ones), grouping ``present`` by test start."""
     need, at = {objs[k][0] for k in here if k in added}, {}
     for x in (x for x in present if objs[x][0] in need):
         at.setdefault(objs[x][0], []).append(x)

@@ -37,7 +37,8 @@ Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
 class Unread:
     """The (M, X) of one pair's objects that the third case may contest: ``by_m`` maps each M
-    to the test words inside it read exactly twice or more (its X are their exact one-word
+    to the test words inside it read exactly twice or more (with ``mirror``, spec50c: the sides
+    swapped, and read at all; ``x_t`` each X's test word; its X are their exact one-word
     objects); ``tracked`` the objects the check reads; ``ms`` the M.  Every table is per word
     and shared, never per (M, X) or per reader: a long caption repeating ``a street`` has a
     number of (M, X) that grows with the square of its length and of (M, X, reader) with the
@@ -151,7 +152,8 @@ class UnreadRows:
         by_r = np.sort((p[ex] * n + rs[ex]) * n + ts[ex])
         lo = (p[mm] * n + rs[mm]) * n + ts[mm]
         mm = mm[np.searchsorted(by_r, lo + tl[mm]) == np.searchsorted(by_r, lo)]
-        # X: an exact one-word object on a test word of M read exactly twice or more
+        # X: an exact one-word object on a test word of M read exactly twice or more (the mirror:
+        # read at all)
         order = np.argsort((p[ex] * n + ts[ex]) * n + rs[ex], kind="stable")
         ex, key = ex[order], ((p[ex] * n + ts[ex]) * n + rs[ex])[order]
         # the distinct readings of each row's test word: key is sorted, so they are the heads of
