@@ -1020,6 +1020,33 @@ def test_off_diagonal_siblings_keep_the_even_reference_length(res, monkeypatch):
     _check_jar_lines(res, monkeypatch, pairs, jar)
 
 
+def test_one_word_object_at_odd_and_even_siblings_stays_certain(res, monkeypatch):
+    # spec45b takes the certain count from an off-diagonal MULTI-WORD non-exact object with an
+    # odd reference span and an even sibling (same test span and reference start), never from a
+    # one-word object that shares their key: `outside`/`out` (t4-r10, 1:1) beside `outside`/`out
+    # of` (1:2) and `outside`/`out of it` (1:3) stays certain (at most one object covers test
+    # word 10), so `outside`/`out` + `of`/`of` (two certain matches, one chunk) beats `outside
+    # of`/`out of` (2:2, one certain match).  The per-pair search took it from the 1:1 object
+    # too (the array search did not): 2 exact matches instead of the jar's 3.  COCO val2014
+    # other-references probe record 80576 (segment 26829, its reference 1;
+    # ground_truth/coco_other_probe.json.gz): the jar's statistics line, on both paths.
+    from sparsecider.metrics.meteor.certain import certain
+
+    # The three paraphrases alone (no object covers test words 10-12: the count passes): the
+    # 1:3 is the odd sibling of the 1:2; the 1:1 is no sibling.
+    objs = [(4, 1, 10, 1, 3), (4, 1, 10, 2, 3), (4, 1, 10, 3, 3)]
+    covering = [0] * 4 + [3] + [0] * 9  # objects over each of the 14 test words
+    assert certain(objs, 14, covering) == [True, True, False]
+    pairs = [
+        (
+            "An elephant is standing outside of the water while the others are inside. ",
+            "there are two elephants in the water and one elephant out of it",
+        )
+    ]
+    jar = ["14 13 7 10 2 2 3 3 0 0 0 0 0 0 0 0 1 0 0 1 4 6 6"]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
 # Cited jar runs of specification 6.3 (spec46a, appendix N67: a duplicated one-word pair
 # against a one-word paraphrase at its reference word): (toy, beams) the search reproduces.
 _DUP_TOYS = {

@@ -132,8 +132,8 @@ def certain(objs: list[Match], n_test: int, covering: list[int]) -> list[bool]:
         ts, tl, rs, rl, _ = objs[k]
         if tl != rl and (ts in exposed_t or rs in exposed_r) and not _inside(ts, tl, rs, rl, ex):
             out[k] = False
-        elif rl % 2 and par.get((ts, tl, rs), 0) & _EVEN:
-            out[k] = False
+        elif rl % 2 and tl + rl > 2 and par.get((ts, tl, rs), 0) & _EVEN:
+            out[k] = False  # (a one-word object sharing the siblings' key is no sibling)
     # spec36d "inner": a non-square one loses it when a non-exact object with its test span
     # starts earlier on the reference side and ends on its reference end
     ends = {(o[0], o[1], o[2] + o[3]) for o in odd}
