@@ -163,9 +163,9 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     return _search(objs, n_test, beam, (touch_t, touch_r), props)
 
 
-def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
-    """Objects grouped by test start and by reference start, which can be contested, and which
-    are tracked.
+def _rivals(objs: list[Match]) -> tuple[dict, list[bool], list[bool]]:
+    """Objects grouped by reference start, which can be contested, and which are tracked (the
+    groups by test start are only read here).
 
     Only one-word-to-one-word non-exact objects can be contested; they and the objects that
     share a test start or a reference start with one of them are tracked (a state keeps the
@@ -182,7 +182,7 @@ def _rivals(objs: list[Match]) -> tuple[dict, dict, list[bool], list[bool]]:
         if len(group) > 1 and any(can[k] for k in group):
             for k in group:
                 tracked[k] = True
-    return by_t, by_r, can, tracked
+    return by_r, can, tracked
 
 
 def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict) -> list[Match]:
@@ -190,7 +190,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     many objects cover each test word (a list) and reference word (a dict); ``props``: the
     proposals of :func:`align`."""
     touch_t, touch_r = touch
-    _, by_r, can, tracked = _rivals(objs)
+    by_r, can, tracked = _rivals(objs)
     # Contestable objects with a square twin: once contested, not counted in the fourth key (6.1)
     square = {(o[0], o[2]) for o in objs if o[1] > 1 and o[3] > 1}
     # Orphan rule (6.3): an object M that orphans an exact object X is contested once the kept
