@@ -137,7 +137,7 @@ def test_fast_candidates_equal_the_plain_twin(res):
         caps[t] = (n, Caption(n, res, None))
         vocab.update(caps[t][1].tokens)
     syn = SynonymTypes(vocab, res.lexicon)
-    from sparsecider.metrics.meteor.score import _captions
+    from sparsecider.metrics.meteor.longpairs import captions as _captions
 
     full = _captions([c[0] for c in caps.values()], res)
     for h, rs in zip(hyps, refs, strict=True):
@@ -150,7 +150,8 @@ def test_fast_candidates_equal_the_plain_twin(res):
 
 def _per_pair(hyps, refs, res):
     """The per-pair code (segment.segment_stats), the array path's plain twin."""
-    from sparsecider.metrics.meteor.score import _captions, jar_fields
+    from sparsecider.metrics.meteor.longpairs import captions as _captions
+    from sparsecider.metrics.meteor.score import jar_fields
 
     fields = [jar_fields(h, r) for h, r in zip(hyps, refs, strict=True)]
     hs = [normalize(h, res.prefixes) for h, _ in fields]

@@ -53,10 +53,22 @@ from .certain import certain, short_siblings
 from .diagonal import diagonal_keeps, diagonal_squares
 from .earlier import tie_order
 from .enclosed import enclosed, exposed_squares
-from .excused import excused_final
+from .excused import excused_drops
 from .matchers import EXACT, exact_one
 from .order import option_key
 from .orphans import Orphans, end_twins, inner_rivals
+from .packed import (
+    BASE0,
+    CERT,
+    CHUNK,
+    KEY_TERMS,
+    MATCH,
+    SINGLE,
+    UNC,
+    child_change,
+    place_values,
+    rank_of,
+)
 from .paths import first_by_path, kind_of, lex_finals, lex_states
 from .twice import paths_with_bits
 from .unread import Lost
@@ -66,41 +78,8 @@ __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values
 #: The jar's beam size (its usage text: ``-x beamSize (default 40)``).
 BEAM = 40
 
-#: The search key, most significant term first, each the lower the better (specification
-#: 6.1, 6.3): -uncontested matches, chunks, -matches less the contested ones with a square
-#: twin and the contested duplicated ones (``spec36e``), -certain matches, -matches less the
-#: contested ones with a square twin, -fifth key objects.  Both searches pack a state's key
-#: into one integer rank by :func:`place_values` (their term ranges differ).
-KEY_TERMS = ("uncontested", "chunks", "counted_single", "certain", "counted", "fifth")
-
-
-def place_values(sizes: tuple[int, ...]) -> tuple[int, ...]:
-    """The weight of each term of :data:`KEY_TERMS` in a packed rank (mixed radix).
-
-    Parameters
-    ----------
-    sizes : tuple of int
-        How many values each term's field holds (0 .. size - 1), in :data:`KEY_TERMS` order.
-
-    Returns
-    -------
-    tuple of int
-        Each term's weight; a rank below ``sizes[0] * weights[0]``.
-    """
-    if len(sizes) != len(KEY_TERMS):
-        raise ValueError(f"sizes: {len(sizes)} given, one per key term ({len(KEY_TERMS)}) needed")
-    out = [1]
-    for size in sizes[:0:-1]:
-        out.append(out[-1] * size)
-    return tuple(out[::-1])
-
-
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
-# The packed rank per pair: every field 2**22 wide, so counts below 2**21 matches fit
-# (spec36e's term can exceed its offset by the matches: its offset is half the field).
-_F = 1 << 22
-_UNC, _CHUNK, _SINGLE, _CERT, _MATCH, _ = place_values((_F,) * len(KEY_TERMS))
 _NONE: frozenset[int] = frozenset()
 _BIG = 4096  # test length from which used test positions are a frozenset, not an int
 
@@ -275,7 +254,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     # (chunks, -matches, -certain, -matches, -fifth key objects); the first key, -uncontested
     # matches, and the contested objects' part of spec36e's term and the fourth key are added
     # at sort time from the tracked objects (contest marks change during the search).
-    states = [(_BASE0, _NONE, frozenset() if big else 0, 0, None, None)]
+    states = [(BASE0, _NONE, frozenset() if big else 0, 0, None, None)]
     starts = sorted(by_r)
     for j in starts:
         here = by_r[j]
@@ -294,7 +273,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
                 for k in here:
                     if _free(used, masks[k], big):
                         ts, tl, rs, rl, _ = objs[k]
-                        d = _child(end, ts, rs, cert[k], dsq[k])
+                        d = child_change(end, ts, rs, cert[k], dsq[k])
                         nused = used.union(masks[k]) if big else used | masks[k]
                         if tracked[k]:
                             nbits = bits | {k}
@@ -320,7 +299,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
         if wide:
             states = _cut(states, here, j, objs, (tracked, cert, dsq, masks, big), beam, marks)
         else:
-            new.sort(key=lambda s: _rank(s, marks))
+            new.sort(key=lambda s: rank_of(s, marks))
             states = new[:beam]
         if added:
             before = len(flagged)
@@ -356,14 +335,19 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
                     for k in both:
                         flag(k)
             if len(flagged) != before:
-                states.sort(key=lambda s: _rank(s, marks))
+                states.sort(key=lambda s: rank_of(s, marks))
     return sorted(objs[k] for k in _answer(states, marks, objs, by_r, can))
 
 
 def _answer(states, marks, objs, by_r, can) -> list[int]:
     """The first state's objects, or with ties the paths' choice (spec39a, 47a: :mod:`.paths`)."""
-    ranks, states = excused_final(states, [_rank(st, marks) for st in states], objs)  # spec50b
-    n, lex = lex_states(ranks, _CERT, [st[1] for st in states], objs, marks[0], can)
+    ranks = [rank_of(st, marks) for st in states]
+    drops = excused_drops(states, objs)  # spec50b: a state lifted, the whole list (.excused)
+    if drops:
+        ranks = [r - d for r, d in zip(ranks, drops, strict=True)]
+        n, lex = len(states), (lambda k: k in marks[0] and can[k])
+    else:
+        n, lex = lex_states(ranks, CERT, [st[1] for st in states], objs, marks[0], can)
     chains = []
     for st in states[:n]:
         node, ks = st[5], []
@@ -378,7 +362,7 @@ def _answer(states, marks, objs, by_r, can) -> list[int]:
     # (spec46b: the test positions each state reads with exact one-word matches)
     reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
     finals = lex_finals(chains, ranks, objs, lex) if lex else None
-    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains))]
+    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains), CERT)]
 
 
 def _check1(here, added, present, objs, flag) -> None:
@@ -425,15 +409,15 @@ def _cut(states, here, j, objs, tables, beam, marks) -> list:
     fixed = []  # each option's change of the rank but the chunk (its marks are known here)
     for i, k in enumerate(here):
         in_ft = k in ft
-        f = _UNC * ((k in flagged) - 1) + _SINGLE * (in_ft + (k in fd) - 1)
-        f += _MATCH * (in_ft - 1) - _CERT * cert[k] - dsq[k]
+        f = UNC * ((k in flagged) - 1) + SINGLE * (in_ft + (k in fd) - 1)
+        f += MATCH * (in_ft - 1) - CERT * cert[k] - dsq[k]
         fixed.append(f)
-        classes.setdefault(f, []).append((objs[k][0], masks[k], f + _CHUNK, i, k))
+        classes.setdefault(f, []).append((objs[k][0], masks[k], f + CHUNK, i, k))
         cont.setdefault(objs[k][0], []).append(i)
     last = len(here)
     ranked = []
     for p, st in enumerate(states):
-        rank = _rank(st, marks)
+        rank = rank_of(st, marks)
         if st[3] > j:
             ranked.append((rank, p, 0, -1))  # carried: inside a match taken earlier
             continue
@@ -461,7 +445,7 @@ def _cut(states, here, j, objs, tables, beam, marks) -> list:
             out.append(st)
         else:
             ts, tl, _, rl, _ = objs[k]
-            d = _child(end, ts, j, cert[k], dsq[k])
+            d = child_change(end, ts, j, cert[k], dsq[k])
             nbits = bits | {k} if tracked[k] else bits
             nused = used.union(masks[k]) if big else used | masks[k]
             out.append((base + d, nbits, nused, j + rl, (ts + tl, j + rl), (k, node)))
@@ -470,30 +454,3 @@ def _cut(states, here, j, objs, tables, beam, marks) -> list:
 
 def _free(used, mask, big: bool) -> bool:
     return used.isdisjoint(mask) if big else not used & mask
-
-
-def _child(end, ts: int, rs: int, certain: bool, dsq: int) -> int:
-    """A child's change of the packed base rank: a new chunk unless the match starts where its
-    parent's last one ended, one match more (spec36e's term and the fourth key), one
-    "certain" more if it is, its fifth-key weight (0-2) more."""
-    return _CHUNK * (end != (ts, rs)) - _SINGLE - _CERT * certain - _MATCH - dsq
-
-
-# The empty state's base: no chunk, and the other terms at their offsets (the third term's
-# at half its field: contested objects can raise it above its matches).
-_BASE0 = (_F // 2 - 1) * _SINGLE + (_F - 1) * (_CERT + _MATCH + 1)
-
-
-def _rank(state: tuple, marks: tuple) -> int:
-    # base already holds chunks, -matches twice, -certain and the fifth key; the first key
-    # (uncontested matches) is the matches minus the contested ones among them, the fourth the
-    # matches minus the contested ones with a square twin, spec36e's term (third) those minus
-    # the contested duplicated ones too (an object that is both is taken off twice).
-    base, bits = state[0], state[1]
-    matches = _F - 1 - base // _MATCH % _F
-    if not bits:
-        return (_F - matches) * _UNC + base
-    flagged, ft, fd = marks
-    twins = len(bits & ft)
-    base += _SINGLE * (twins + len(bits & fd)) + _MATCH * twins
-    return (_F - matches + len(bits & flagged)) * _UNC + base

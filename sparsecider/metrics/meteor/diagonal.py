@@ -36,7 +36,13 @@ from .batch import (
 )
 from .matchers import EXACT, exact_one
 
-__all__ = ["diagonal_keep_rows", "diagonal_keeps", "diagonal_square_rows", "diagonal_squares"]
+__all__ = [
+    "diagonal_keep_rows",
+    "diagonal_keeps",
+    "diagonal_square_rows",
+    "diagonal_squares",
+    "sole_readings",
+]
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -74,7 +80,7 @@ def diagonal_squares(objs: list[Match]) -> list[bool]:
         return out
     # only the words of those cells and the squares' span pairs are read (a long caption
     # repeating a word has hundreds of thousands of one-word objects)
-    sole = _sole(objs, {c for cells in inside.values() for c in cells})
+    sole = sole_readings(objs, {c for cells in inside.values() for c in cells})
     wanted = {objs[k][:4] for k in inside}
     spans = Counter(o[:4] for o in objs if o[1] > 1 and o[:4] in wanted)
     for k, cells in inside.items():
@@ -83,29 +89,36 @@ def diagonal_squares(objs: list[Match]) -> list[bool]:
     return out
 
 
-def _sole(objs: list[Match], cells: set[tuple[int, int]]) -> Callable[[int, int, bool], bool]:
-    """``sole(t, r, once)`` for the exact pairs ``cells``: is (t, r) a sole reading (module
-    docstring; ``once``: the square object is proposed once, so readings of every stage
-    count)."""
+def sole_readings(objs: list[Match], cells: set[tuple[int, int]]) -> Callable[..., bool]:
+    """``sole(t, r, once, nbr=False)`` for the exact pairs ``cells``: is (t, r) a sole reading
+    (module docstring; ``once``: the square object is proposed once, so readings of every
+    stage count; ``nbr``: readings of test word t from an EARLIER reference word are excused
+    too, :mod:`.excused`'s variant)."""
     words_t, words_r = {t for t, _ in cells}, {r for _, r in cells}
-    # [exact?] per test word: one reference word, or -1 once it has two; per reference word:
-    # its last test word
+    # [exact?] per test word: one reference word, or -1 once it has two, and the last one; per
+    # reference word: its last test word
     read_r: tuple[dict, dict] = ({}, {})
+    last_r: tuple[dict, dict] = ({}, {})
     last_t: tuple[dict, dict] = ({}, {})
     for ts, _, rs, _, st in [
         o for o in objs if o[1] == 1 and o[3] == 1 and (o[0] in words_t or o[2] in words_r)
     ]:
         e = int(st == EXACT)
-        if ts in words_t and read_r[e].setdefault(ts, rs) != rs:
-            read_r[e][ts] = -1
+        if ts in words_t:
+            if read_r[e].setdefault(ts, rs) != rs:
+                read_r[e][ts] = -1
+            if last_r[e].get(ts, -1) < rs:
+                last_r[e][ts] = rs
         if rs in words_r and last_t[e].get(rs, -1) < ts:
             last_t[e][rs] = ts
 
-    def other(e: int, t: int, r: int) -> bool:
+    def other(e: int, t: int, r: int, nbr: bool) -> bool:
+        if nbr:
+            return last_r[e].get(t, -1) > r or last_t[e].get(r, -1) > t
         return read_r[e].get(t, r) != r or last_t[e].get(r, -1) > t
 
-    def sole(t: int, r: int, once: bool) -> bool:
-        return not other(1, t, r) and not (once and other(0, t, r))
+    def sole(t: int, r: int, once: bool, nbr: bool = False) -> bool:
+        return not other(1, t, r, nbr) and not (once and other(0, t, r, nbr))
 
     return sole
 
@@ -159,9 +172,9 @@ def _span_counts(c: Candidates, among: np.ndarray, rows: np.ndarray) -> np.ndarr
 
 
 def _sole_rows(c: Candidates, among: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_sole` on rows (``among``: whole pairs, ascending): the sorted keys ``(pair * 64
-    + t) * 64 + r`` of the exact objects that are sole readings, counting exact readings only,
-    and readings of every stage."""
+    """:func:`sole_readings` on rows (``among``: whole pairs, ascending): the sorted keys
+    ``(pair * 64 + t) * 64 + r`` of the exact objects that are sole readings, counting exact
+    readings only, and readings of every stage."""
     one = among[(c.tl[among] == 1) & (c.rl[among] == 1)]
     p = c.pair[one].astype(np.int64)
     t, tk, rk = c.ts[one], p * 64 + c.ts[one], p * 64 + c.rs[one]

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .batch import exact_one_rows, readings_after
+from .excused import drops_rows, excused_static_rows
 from .matchers import exact_one
 from .tiesort import sorted_first
 from .twice import skips_diagonal, skips_diagonal_rows
@@ -203,6 +204,7 @@ def first_by_path(
     reads: list[int] | None = None,
     finals: list[tuple] | None = None,
     sib: Callable | None = None,
+    unit: int | None = None,
 ) -> int:
     """Which of the tied states of one pair the final sort puts first (module docstring).
 
@@ -220,6 +222,10 @@ def first_by_path(
         where it applies, the ranks where not (none given: all tied on every key).
     sib : callable, optional
         spec48b's sibling rule (:func:`.siblings.sibling_order`), if it can act.
+    unit : int, optional
+        The packed rank's unit of the key's fifth term: given, spec47a's order acts only
+        between states equal on the first four terms (``rank // unit``), so that ``finals``
+        may hold every final state (:mod:`.excused`); none, all are.
 
     Returns
     -------
@@ -239,7 +245,7 @@ def first_by_path(
         (ri, *si), (rk, *sk) = finals[i], finals[k]
         if ri == rk:
             return tied(i, k)
-        x = lex_order(si, sk)
+        x = lex_order(si, sk) if unit is None or ri // unit == rk // unit else 0
         return x < 0 if x else ri < rk
 
     return _sort_first(len(paths), less)
@@ -266,10 +272,13 @@ def first_by_path_rows(
         One entry per exact one-word match a tied state holds: the state's number, the match's
         test position (spec46b; none if not given).
     finals : tuple, optional
-        (packed rank per state, :func:`lex_tables` of their matches): the states are then
-        those equal with the best on the key's first four terms, and spec47a's order
-        (:func:`lex_less_rows`) orders those of different ranks where it applies, the ranks
-        where not (as :func:`first_by_path`'s ``finals``).
+        (packed rank per state, :func:`lex_tables` of their matches, the rank's first four
+        terms, None or the order to sort them in): the states are then those equal with the
+        best on the key's first four terms, or every final state of the pair (spec50b:
+        :mod:`.excused`, numbered in the order of the last search step and sorted in
+        ``order``), and spec47a's order (:func:`lex_less_rows`) orders those of different ranks
+        and the same first four terms where it applies, the ranks where not (as
+        :func:`first_by_path`'s ``finals``).
     sibs : callable, optional
         spec48b's sibling rule (:func:`.siblings.sibling_rows`), if it can act.
 
@@ -303,14 +312,18 @@ def first_by_path_rows(
             out = np.where(fire, first, out)
         if finals is None:
             return out
-        rank, tables = finals
+        rank, tables, four, _ = finals
         d = np.flatnonzero(rank[u] != rank[v])  # (spec47a reads only states of different ranks)
         fire, lt = lex_less_rows(tables, u[d], v[d])
+        fire &= four[u[d]] == four[v[d]]
         out[d] = np.where(fire, lt, rank[u[d]] < rank[v[d]])
         return out
 
     # (the sort, its comparisons asked up front: less must stay a function of (u, v) alone)
-    return sorted_first(less, size)
+    if finals is None or finals[3] is None:
+        return sorted_first(less, size)
+    order = finals[3]
+    return order[sorted_first(lambda u, v: less(order[u], order[v]), size)]
 
 
 def lex_tables(n: int, held: tuple) -> tuple:
@@ -369,13 +382,19 @@ def lex_rows(c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple,
     """
     cbit, flagged, obit, ocbit = marks
     rank, owner, tied, sbits = ranked
+    # spec50b (.excused): the pairs where a state can be lifted are sorted whole
+    static = excused_static_rows(c, sel)
+    whole = np.zeros(flagged.size, dtype=bool)
+    whole[slot[np.searchsorted(c.pair[sel], c.pair[static[0]])]] = True
     d = c.ts[sel].astype(np.int64) - c.rs[sel]
     near = (d >= 0) & (d <= 1)
     bits = np.zeros(flagged.size, dtype=np.uint64)
     np.bitwise_or.at(bits, slot[near], cbit[near])
     bits &= flagged
     t_obj, t_slot = tail
-    bits[t_slot[(c.tl[t_obj] > 1) | (c.rl[t_obj] > 1)]] = 0
+    t_mw = np.zeros(flagged.size, dtype=bool)
+    t_mw[t_slot[(c.tl[t_obj] > 1) | (c.rl[t_obj] > 1)]] = True
+    bits[t_mw | whole] = 0
     low = np.zeros(flagged.size, dtype=np.int64)
     low[owner[tied]] = rank[tied]
     grp = np.flatnonzero((rank // unit == low[owner] // unit) & (bits[owner] != 0))
@@ -383,17 +402,25 @@ def lex_rows(c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple,
     # (and a state of them holds such an object)
     on = np.bincount(owner[grp], weights=(sbits[grp] & bits[owner[grp]]) != 0, minlength=n) > 0
     on &= np.bincount(owner[grp], minlength=n) > np.bincount(owner[tied], minlength=n)
-    if not on.any():
+    if not on.any() and not whole.any():
         return tied, None
-    tied = np.concatenate((tied[~on[owner[tied]]], grp[on[owner[grp]]]))
-    tied = tied[np.lexsort((tied, rank[tied], owner[tied]))]
+    every = np.flatnonzero(whole[owner])  # (all their final states, in the last sort's order)
+    tied = np.concatenate((tied[~(on | whole)[owner[tied]]], grp[on[owner[grp]]], every))
+    tied = tied[np.lexsort((tied, np.where(whole[owner[tied]], 0, rank[tied]), owner[tied]))]
 
     def lex(states: np.ndarray, state: np.ndarray, obj: np.ndarray) -> tuple:
         contested = (obit[obj] & ocbit[obj] & flagged[owner[states[state]]]) != 0
         ts, rs = c.ts[obj].astype(np.int64), c.rs[obj].astype(np.int64)
         multi = (c.tl[obj] > 1) | (c.rl[obj] > 1)
         held = (state, ts, rs, rs * 8 + c.stage[obj], contested, multi)
-        return rank[states], lex_tables(states.size, held)
+        tables = lex_tables(states.size, held)
+        q, order = owner[states], None
+        if whole.any():
+            tables[4][t_mw[q]] = True  # (a multi-word tail: spec47a never acts)
+            # the last sort's order: by the ranks before the rule's change (the tail's chunk in)
+            pre = rank[states] + drops_rows(c, static, states.size, state, obj)
+            order = np.lexsort((np.arange(q.size), np.where(whole[q], pre, 0), q))
+        return rank[states], tables, rank[states] // unit, order
 
     return tied, lex
 

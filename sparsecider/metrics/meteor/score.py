@@ -12,31 +12,28 @@ reference) pairs come from array joins (:mod:`.batch`), the alignment search run
 pairs at once (:mod:`.beam`: first each segment's most promising reference, then the references
 that can still be chosen; the searches of a few consecutive chunks in one call) and the
 statistics follow (:mod:`.pairstats`).  Pairs with a caption
-over 64 tokens take the per-pair code instead (:mod:`.segment`, :mod:`.align`: the same model,
-linear in the caption's length).
+over 64 tokens take the per-pair code instead (:mod:`.longpairs`: :mod:`.segment`,
+:mod:`.align`, the same model, linear in the caption's length).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from itertools import chain, pairwise
 
 import numpy as np
 
-from .align import align
 from .batch import MAX_FAST, Candidates, candidates_of_pairs, caption_table, heads
 from .beam import align_pairs
+from .longpairs import slow_pairs
 from .normalize import normalize_many
 from .pairstats import alignment_statistics, score_bounds, tight_bounds
 from .resources import Resources, load
-from .segment import Caption, SynonymTypes, alignment_stats, pair_candidates, stats_array
 from .stats import N_STATS, corpus_score, segment_scores, summed
 from .wordtypes import Words
 
 __all__ = ["jar_fields", "meteor_scores", "segment_statistics"]
 
-_BATCH_TOKENS = 1 << 18  # tokens per vectorised phrase lookup (bounds its memory)
 # Segments scored together.  Each chunk has fixed costs (hundreds of numpy calls, the synonym
 # product, the search's rounds); 2,048 costs ~0.35 s less CPU than 1,024 on COCO's 40,504
 # segments, for ~25 MB more peak memory (361 MB warm).
@@ -54,11 +51,6 @@ _CHUNK_PAIRS = 20_480
 # 2, not 4: 4 gained ~4% more CPU for ~80 MiB more peak memory on COCO (N85).
 _SEARCH_CHUNKS = 2
 _SEARCH_PAIRS = 8192
-# One-word candidates (word pairs with equal stems) one pair of captions may make.  The
-# per-pair search holds each as a Python object, so this bounds its memory (~0.5 GB) and time
-# (~1 min); normal captions make a few dozen, two 4,000-word copies of one sentence ~1.6 million.
-# The jar itself runs out of memory far earlier (a 20,000-word hypothesis against 8 words).
-MAX_PAIR_CANDIDATES = 2_000_000
 _JTRIM = "".join(chr(i) for i in range(33))
 
 
@@ -137,42 +129,6 @@ def _check_encodable(candidates: Sequence[str], references: Sequence[Sequence[st
                 f"character {err.start}, which METEOR cannot read (nor can the jar): remove it, "
                 "or decode the text with errors='replace' instead of 'surrogateescape'"
             ) from None
-
-
-def _captions(texts: list[str], res: Resources) -> dict[str, Caption]:
-    """Caption objects for distinct normalised texts, phrases found in batches."""
-    index = res.paraphrases
-    out: dict[str, Caption] = {}
-    batch: list[Caption] = []
-    n_tokens = 0
-
-    def flush() -> None:
-        ids = [index.word_ids(c.tokens) for c in batch]
-        lens = np.fromiter((len(c.tokens) for c in batch), dtype=np.int64, count=len(batch))
-        flat = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
-        firsts = np.cumsum(lens) - lens
-        ends = np.repeat(firsts + lens, lens)
-        starts, lengths, pids = index.find(flat, ends)
-        owner = np.repeat(np.arange(len(batch)), lens)[starts] if starts.size else starts
-        local = starts - firsts[owner] if starts.size else starts
-        for o, s, n, p in zip(
-            owner.tolist(), local.tolist(), lengths.tolist(), pids.tolist(), strict=True
-        ):
-            batch[o].phrases.setdefault(p, []).append((s, n))
-        batch.clear()
-
-    for t in texts:
-        if t in out:
-            continue
-        c = out[t] = Caption(t, res, {})
-        batch.append(c)
-        n_tokens += len(c.tokens)
-        if n_tokens >= _BATCH_TOKENS:
-            flush()
-            n_tokens = 0
-    if batch:
-        flush()
-    return out
 
 
 def segment_statistics(
@@ -367,7 +323,7 @@ def _chunk(
         # which reference of its segment each pair is, for errors
         nth = np.arange(seg.size) - np.repeat(np.cumsum(n_refs) - n_refs, n_refs)
         where = list(zip((seg[slow] + start).tolist(), nth[slow].tolist(), strict=True))
-        stats[slow] = _slow_pairs(texts, hyp[slow], ref[slow], res, where)
+        stats[slow] = slow_pairs(texts, hyp[slow], ref[slow], res, where)
         scores[slow] = segment_scores(stats[slow])
     if fp.size:
         stats[fp], scores[fp] = yield from _fast_pairs(tab, hyp[fp], ref[fp], seg[fp], res)
@@ -446,42 +402,6 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
 
 
 _FIELDS = ("pair", "ts", "tl", "rs", "rl", "stage")
-
-
-def _slow_pairs(
-    texts: list[str], hyp: np.ndarray, ref: np.ndarray, res: Resources, where: list
-) -> np.ndarray:
-    """Statistics of pairs with long captions, one pair at a time (linear in their length).
-
-    ``where`` names each pair as (segment, reference number) for errors.
-    """
-    used = sorted(set(hyp.tolist()) | set(ref.tolist()))
-    caps = _captions([texts[k] for k in used], res)
-    for (h, r), (i, k) in zip(zip(hyp.tolist(), ref.tolist(), strict=True), where, strict=True):
-        _check_size(caps[texts[h]], caps[texts[r]], i, k)
-    vocab = {t for r in set(ref.tolist()) for t in caps[texts[r]].tokens}
-    syn = SynonymTypes(vocab, res.lexicon)
-    rows = []
-    for h, r in zip(hyp.tolist(), ref.tolist(), strict=True):
-        test, other = caps[texts[h]], caps[texts[r]]
-        props = pair_candidates(test, other, res.paraphrases.partners, syn)
-        rows.append(alignment_stats(test, other, align(props, len(test.tokens))))
-    return stats_array(rows)
-
-
-def _check_size(test: Caption, ref: Caption, segment: int, k: int) -> None:
-    """Refuse a pair whose one-word candidates alone exceed :data:`MAX_PAIR_CANDIDATES`."""
-    if len(test.tokens) * len(ref.tokens) <= MAX_PAIR_CANDIDATES:
-        return
-    counts = Counter(ref.stems)
-    n = sum(counts.get(st, 0) for st in test.stems)
-    if n > MAX_PAIR_CANDIDATES:
-        raise ValueError(
-            f"candidates[{segment}] ({len(test.tokens):,} words) and references[{segment}][{k}] "
-            f"({len(ref.tokens):,} words) share {n:,} word pairs with equal stems, more than "
-            f"METEOR's alignment is scored for here ({MAX_PAIR_CANDIDATES:,}: memory and time grow "
-            "with them; the jar runs out of memory long before). Shorten or split these captions."
-        )
 
 
 def meteor_scores(
