@@ -35,6 +35,7 @@ import numpy as np
 from .batch import Candidates, rows_of_pairs
 from .diagonal import sole_readings
 from .matchers import EXACT
+from .tiesort import held_rows
 
 __all__ = ["drops_rows", "excused_drops", "excused_rows", "excused_squares", "excused_static_rows"]
 
@@ -168,8 +169,6 @@ def excused_rows(c: Candidates, sel: np.ndarray, slot_of: np.ndarray, final: tup
     drops.  ``sel``: the searched objects (whole pairs, at most 64 tokens); ``slot_of``: each
     pair's slot; ``final``: per final state its slot and last node, the node table's objects
     (rows of ``c``) and parents (:func:`~.paths.held_rows`)."""
-    from .paths import held_rows  # (paths imports this module)
-
     owner, node, w_obj, nc_arr, np_arr = final
     adj = np.zeros(owner.size, dtype=np.int64)
     static = excused_static_rows(c, sel)

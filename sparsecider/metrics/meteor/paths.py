@@ -52,7 +52,7 @@ import numpy as np
 from .batch import exact_one_rows, readings_after
 from .excused import drops_rows, excused_static_rows
 from .matchers import exact_one
-from .tiesort import sorted_first
+from .tiesort import held_rows, sorted_first
 from .twice import skips_diagonal, skips_diagonal_rows
 
 if TYPE_CHECKING:
@@ -349,21 +349,6 @@ def lex_tables(n: int, held: tuple) -> tuple:
     mw = np.zeros(n, dtype=bool)
     mw[state[multi]] = True
     return ident_t, r_t, c_t, far, mw
-
-
-def held_rows(node: np.ndarray, obj: np.ndarray, parent: np.ndarray) -> tuple:
-    """The objects final states hold, as (state number, object) entries: ``node``, each state's
-    last node in the search's table of chosen objects (``obj``, ``parent``: each node's object
-    and previous node, -1 none)."""
-    state, held = np.arange(node.size), []
-    while (node >= 0).any():
-        state, node = state[node >= 0], node[node >= 0]
-        held.append((state, obj[node]))
-        node = parent[node]
-    if not held:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    state, k = (np.concatenate(x) for x in zip(*held, strict=True))
-    return state, k
 
 
 def lex_rows(c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple, unit: int):

@@ -15,7 +15,9 @@ insertions look up.  The comparison must be a pure function of the two states, e
 have asked.  Why: the insertions advance in lockstep over the pairs, one place per round, up to the
 largest pair (up to 40 tied states) with a few binary-search rounds each, and a round that calls
 the comparison costs ~0.1 ms whatever its size; the table costs a triangle per pair (~n * n / 2
-comparisons) but a handful of calls, and a round then costs a few array lookups."""
+comparisons) but a handful of calls, and a round then costs a few array lookups.
+:func:`held_rows` reads what the states to sort hold (moved here from :mod:`.paths`, which
+:mod:`.excused` could not import back)."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ import numpy as np
 
 from .batch import expand_ranges
 
-__all__ = ["sorted_first"]
+__all__ = ["held_rows", "sorted_first"]
 
 #: comparisons asked per call of the comparison when building the table (bounds its temporaries:
 #: the comparison gathers a row of up to 64 positions per state)
@@ -101,3 +103,18 @@ def sorted_first(
         arr[dst] = arr[dst - 1]
         arr[s + lo] = piv_state
     return arr[start]
+
+
+def held_rows(node: np.ndarray, obj: np.ndarray, parent: np.ndarray) -> tuple:
+    """The objects final states hold, as (state number, object) entries: ``node``, each state's
+    last node in the search's table of chosen objects (``obj``, ``parent``: each node's object
+    and previous node, -1 none)."""
+    state, held = np.arange(node.size), []
+    while (node >= 0).any():
+        state, node = state[node >= 0], node[node >= 0]
+        held.append((state, obj[node]))
+        node = parent[node]
+    if not held:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    state, k = (np.concatenate(x) for x in zip(*held, strict=True))
+    return state, k
