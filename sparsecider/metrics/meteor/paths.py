@@ -24,7 +24,10 @@ searches run that sort explicitly (:func:`first_by_path` on one pair, :func:`fir
 on many at once), so they agree with each other on every Python and with the model where its
 ``list.sort`` is that one (3.11, 3.12; 3.13 extends descending runs differently).  The tied
 states are sorted alone, in the last sort's order: a worse-keyed state is placed by its key
-and moves none of them.  Only pairs whose best key is held by two states or more get here.
+and moves none of them.  Only pairs whose best key is held by two states or more get here --
+but where ``spec50b`` can lift a state's rank in the final sort (:mod:`.excused`), every final
+state of the pair is sorted, as the model sorts its whole list (a lifted state may sit behind
+one of its old rank that was not lifted).
 Where the first difference is two non-exact siblings (``spec48b``), :mod:`.siblings` may put the
 longer one's state first, after spec46b's test and before the diagonal exception.
 
@@ -364,6 +367,10 @@ def lex_rows(c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple,
     object near the diagonal held by a state equal with the best on the key's first four terms,
     one such state not equal with it on all, no multi-word object in the tail), the function
     ``(states, their held (state, object) entries) -> finals`` for :func:`first_by_path_rows`.
+    A pair holding an object ``spec50b`` can excuse (:func:`.excused.excused_static_rows`) has
+    every final state ordered, in the last search step's order; ``finals`` then carries the
+    order to sort them in (the last sort's: by rank before the rule's change, the tail's chunk
+    in, :func:`.excused.drops_rows`).
     """
     cbit, flagged, obit, ocbit = marks
     rank, owner, tied, sbits = ranked
