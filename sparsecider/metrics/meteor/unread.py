@@ -148,6 +148,13 @@ class UnreadRows:
         if mm.size == 0 or ex.size == 0:
             return
         n = int(max((ts + tl).max(), (rs + rl).max())) + 1
+        # Every table below is read within an M's pair: the exact objects of the pairs without
+        # an M (most pairs) are left out of the sorts (whole pairs, so counts stay the same).
+        with_m = np.zeros(int(p.max()) + 1, dtype=bool)
+        with_m[p[mm]] = True
+        ex = ex[with_m[p[ex]]]
+        if ex.size == 0:  # (then no M has an X)
+            return
         # M holding an exact pair on both sides (at its one reference word) is left out
         by_r = np.sort((p[ex] * n + rs[ex]) * n + ts[ex])
         lo = (p[mm] * n + rs[mm]) * n + ts[mm]
@@ -223,7 +230,7 @@ class UnreadRows:
         self.pmask, ph = pmask[keep], renum[self.p_h[keep]]
         self.p_first = np.searchsorted(ph, np.arange(r.size))
         self.p_n = np.searchsorted(ph, np.arange(r.size), side="right") - self.p_first
-        self.slot = None
+        self.first = None  # per slot, its first rule (made by the first fire)
 
     def fire(self, flagged, slots, kpresent, kbits, kstart, kcnt, slot_of) -> None:
         """After a step's cut: for the groups of ``slots`` (kept presence ``kpresent``, kept
@@ -231,10 +238,19 @@ class UnreadRows:
         state holding M leaves X's reference word unread and blocks every other reader."""
         if self.pair.size == 0:
             return
-        if self.slot is None:
-            self.slot = slot_of[self.pair]  # non-decreasing (pairs in order)
-        lo = np.searchsorted(self.slot, slots)
-        g, r = expand_ranges(lo, np.searchsorted(self.slot, slots, side="right") - lo)
+        if self.first is None:
+            # each slot's rules, found once per search (not by two searches at every step):
+            # the rules are grouped by slot (pairs in order, so slots non-decreasing)
+            slot = slot_of[self.pair]
+            every = np.arange(int(slot_of.max()) + 1)
+            self.first = np.searchsorted(slot, every)
+            self.n_of = np.searchsorted(slot, every, side="right") - self.first
+        n = self.n_of[slots]
+        w = np.flatnonzero(n)  # only the groups of slots with rules (most have none)
+        if w.size == 0:
+            return
+        g, r = expand_ranges(self.first[slots[w]], n[w])
+        g = w[g]
         on = ((kpresent[g] & self.xbit[r]) != 0) & ((kpresent[g] & self.mbit[r]) != 0)
         g, r = g[on], r[on]
         if g.size == 0:
