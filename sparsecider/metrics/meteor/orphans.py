@@ -28,6 +28,7 @@ from itertools import chain
 import numpy as np
 
 from .batch import Candidates, expand_ranges, heads
+from .latetwin import late_twins
 from .matchers import EXACT
 
 __all__ = ["Orphans", "end_twin_pairs", "end_twins", "inner_pairs", "inner_rivals", "orphan_pairs"]
@@ -314,7 +315,8 @@ def end_twins(objs: list[Match]) -> tuple[dict[int, list[int]], set[int]]:
     An end twin of P is a non-exact square object M (test and reference lengths equal, two or
     more) ending on P's two words, whose first test word has an exact one-word reading at an
     earlier reference position or whose first reference word has one at an earlier test
-    position.  The search contests P once its kept list holds P and one of them.
+    position.  The search contests P once its kept list holds P and one of them.  A P proposed
+    once with none gets spec51a's, with a LATER reading (:func:`~.latetwin.late_twins`).
 
     Parameters
     ----------
@@ -395,6 +397,7 @@ def _end_pairs(g, ts, tl, rs, rl, stage) -> tuple[np.ndarray, np.ndarray, np.nda
     lo_t, lo_r = np.searchsorted(by_t, base_t), np.searchsorted(by_r, base_r)
     ok = np.searchsorted(by_t, base_t + rs[ms]) > lo_t
     ok |= np.searchsorted(by_r, base_r + ts[ms]) > lo_r
+    ok |= late_twins((g, ts, tl, rs, rl, stage), ps, ms, ok, n, (by_t, by_r))  # spec51a: LATER
     # spec45a: M off the diagonal and a reading Y farther from it than M's starts.  With Y at
     # M's test start and an earlier reference word, |M.t - Y.r| > |M.t - M.r| reads
     # Y.r < min(M.r, 2 M.t - M.r); at M's reference start, Y.t < min(M.t, 2 M.r - M.t).
