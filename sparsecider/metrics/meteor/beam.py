@@ -429,12 +429,12 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         out.append(tail)
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
-    rank -= excused_rows(c, sel, slot_of, (owner, snode[row], w_obj, nc_arr, np_arr))  # spec50b
+    rank -= (lift := excused_rows(c, sel, slot_of, (owner, snode[row], w_obj, nc_arr, np_arr)))
     tied = np.flatnonzero(rank == np.minimum.reduceat(rank, np.cumsum(count) - count)[owner])
     best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
     # spec47a (:mod:`.paths`): where it can act, the states equal with the best on four terms
-    mk, tails = (cbit, flagged, obit, ocbit), (tail, slot_of[c.pair[tail]])
-    tied, lex = lex_rows(c, sel, slot_of[p_all], mk, tails, (rank, owner, tied, sbits[row]), _CERT)
+    mk, tails, sp = (cbit, flagged, obit, ocbit), (tail, slot_of[c.pair[tail]]), slot_of[p_all]
+    tied, lex = lex_rows(c, sel, sp, mk, tails, (rank, owner, tied, sbits[row], lift), _CERT)
     n_tied = np.bincount(owner[tied], minlength=n_slots)
     tied = tied[n_tied[owner[tied]] > 1]
     if tied.size:

@@ -168,7 +168,7 @@ def excused_rows(c: Candidates, sel: np.ndarray, slot_of: np.ndarray, final: tup
     """:func:`excused_drops` for the array search: per final state, how much its packed rank
     drops.  ``sel``: the searched objects (whole pairs, at most 64 tokens); ``slot_of``: each
     pair's slot; ``final``: per final state its slot and last node, the node table's objects
-    (rows of ``c``) and parents (:func:`~.paths.held_rows`)."""
+    (rows of ``c``) and parents (:func:`~.tiesort.held_rows`)."""
     owner, node, w_obj, nc_arr, np_arr = final
     adj = np.zeros(owner.size, dtype=np.int64)
     static = excused_static_rows(c, sel)

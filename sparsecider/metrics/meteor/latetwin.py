@@ -63,8 +63,9 @@ def late_twins(
     hit &= _count(by_r, base_r + mt + 1, base_r + n) == 0  # xt: no later test word reads M.r
     # P proposed once; r21; fr: keys over every object of the groups
     loose = stage != EXACT
-    span = np.sort((((g * n + ts) * n + tl) * n + rs) * n + rl)
-    pk = (((g[p] * n + ts[p]) * n + 1) * n + rs[p]) * n + 1
+    one = (tl == 1) & (rl == 1)  # P is 1:1: its span is proposed once if one 1:1 object has it
+    span = np.sort(((g * n + ts) * n + rs)[one])
+    pk = (g[p] * n + ts[p]) * n + rs[p]
     hit &= _count(span, pk, pk + 1) == 1
     r21 = np.sort(((g * n + ts) * n + rs)[loose & (tl == 2) & (rl == 1)])
     q = (gm * n + mt) * n + rs[p]

@@ -53,7 +53,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .batch import exact_one_rows, readings_after
-from .excused import drops_rows, excused_static_rows
 from .matchers import exact_one
 from .tiesort import held_rows, sorted_first
 from .twice import skips_diagonal, skips_diagonal_rows
@@ -361,23 +360,23 @@ def lex_rows(c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple,
     contest bits of ``sel``, each slot's final contested bits, the presence and contest bits of
     every row of ``c``; ``tail``: the objects every final state takes after the walk (rows of
     ``c``) and their slots; ``ranked``: per final state its packed rank and slot, the states
-    tied with their pair's best, and per final state its presence bits.  Returns the states to
+    tied with their pair's best, per final state its presence bits and how much ``spec50b``
+    lowered its rank (:func:`.excused.excused_rows`).  Returns the states to
     order, grouped by slot, each slot's in the order of a last stable sort by rank (the tail's
     chunk changes ranks), and None or, where spec47a can act (a contested non-exact one-word
     object near the diagonal held by a state equal with the best on the key's first four terms,
     one such state not equal with it on all, no multi-word object in the tail), the function
     ``(states, their held (state, object) entries) -> finals`` for :func:`first_by_path_rows`.
-    A pair holding an object ``spec50b`` can excuse (:func:`.excused.excused_static_rows`) has
-    every final state ordered, in the last search step's order; ``finals`` then carries the
-    order to sort them in (the last sort's: by rank before the rule's change, the tail's chunk
-    in, :func:`.excused.drops_rows`).
+    A pair where ``spec50b`` lifted a state has every final state ordered, in the last search
+    step's order; ``finals`` then carries the order to sort them in (the last sort's: by rank
+    before the rule's change, the tail's chunk in).  Where no state of a pair is lifted, the
+    tied prefix decides the first as the whole sort would (as :func:`first_by_path`'s callers).
     """
     cbit, flagged, obit, ocbit = marks
-    rank, owner, tied, sbits = ranked
-    # spec50b (.excused): the pairs where a state can be lifted are sorted whole
-    static = excused_static_rows(c, sel)
+    rank, owner, tied, sbits, lift = ranked
+    # spec50b (.excused): the pairs where a state was lifted are sorted whole
     whole = np.zeros(flagged.size, dtype=bool)
-    whole[slot[np.searchsorted(c.pair[sel], c.pair[static[0]])]] = True
+    whole[owner[lift > 0]] = True
     d = c.ts[sel].astype(np.int64) - c.rs[sel]
     near = (d >= 0) & (d <= 1)
     bits = np.zeros(flagged.size, dtype=np.uint64)
@@ -410,7 +409,7 @@ def lex_rows(c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple,
         if whole.any():
             tables[4][t_mw[q]] = True  # (a multi-word tail: spec47a never acts)
             # the last sort's order: by the ranks before the rule's change (the tail's chunk in)
-            pre = rank[states] + drops_rows(c, static, states.size, state, obj)
+            pre = rank[states] + lift[states]
             order = np.lexsort((np.arange(q.size), np.where(whole[q], pre, 0), q))
         return rank[states], tables, rank[states] // unit, order
 
