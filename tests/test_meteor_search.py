@@ -506,3 +506,31 @@ def test_tie_sort_with_its_comparisons_asked_up_front_equals_the_sort_that_asks_
     # (BLOCK at a time), never more than every (later, earlier) pair of places
     assert sum(asked) <= int((sizes * (sizes - 1) // 2).sum()) + 2 * total
     assert len(asked) <= 2 + -(-int((sizes * (sizes - 1) // 2).sum()) // BLOCK)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 40])
+def test_an_enclosed_end_twin_leaves_spec36e_term_once(size, monkeypatch):
+    # N117 (stop 51's review, case3): P = (2, 1, 2, 1) a stem match, an end twin of the
+    # diagonal square M = (1, 2, 1, 2) (spec38c: M's first words have an exact reading at an
+    # earlier position) and enclosed in the 1:3 paraphrase C = (2, 1, 0, 3) (spec38b).  An
+    # enclosed object counts as having a square twin, so spec38c's clause does not count it
+    # as a second proposal: it leaves spec36e's term once.  Both paths took it off twice and
+    # kept test words 2, 3 on reference words 4, 5 (six matches, P dropped).  The expected
+    # alignment is the spec model's (align_model2.align with run_acceptance.BEST, all four
+    # beams), not a jar run; on 36 constructed caption pairs of this shape (`of here of
+    # whom`/`of there of which more`) the jar's alignment at beam 1 is the model's in 28,
+    # the old code's in 14 (beam 2: 26 / 13; beam 3: 22 / 14; METEOR_BEHAVIOUR.md N117).
+    grid = [(t, 1, r, 1, 0) for t in range(5) for r in (0, 1, 4, 5)]
+    props = [*grid, (6, 1, 6, 1, 0), (7, 1, 7, 1, 0), (2, 1, 2, 1, 1), (1, 2, 1, 2, 3)]
+    props.append((2, 1, 0, 3, 3))
+    want = [(0, 1, 0, 1, 0), (1, 1, 1, 1, 0), (2, 1, 2, 1, 1), (3, 1, 4, 1, 0)]
+    want += [(4, 1, 5, 1, 0), (6, 1, 6, 1, 0), (7, 1, 7, 1, 0)]
+    by_span: dict = {}
+    for p in props:
+        by_span.setdefault(p[:4], []).append(p[4])
+    per_pair = align(by_span, 8, size)
+    a = np.array(sorted((0, *p) for p in props), dtype=np.int64)
+    c = Candidates(*(a[:, k] for k in range(6)))
+    monkeypatch.setattr(beam, "BEAM", size)
+    got = [tuple(a[i, 1:].tolist()) for i in beam.align_pairs(c, 1).tolist()]
+    assert (per_pair, got) == (want, want)

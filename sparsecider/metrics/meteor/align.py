@@ -192,9 +192,13 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     twice = {k for k, o in enumerate(objs) if can[k] and len(props[o[:4]]) > 1}
     dup = {k for k in twice if objs[k][2] not in once_r} - diagonal_keeps(objs, twice)
     # (spec38c: and those with an end twin starting on the diagonal, unless they have a
-    # square twin: as a second proposal would)
+    # square twin or are enclosed (spec38b, below: they count as having one), as a second
+    # proposal would; N117)
+    enc = set(enclosed(objs, touch_r, can))
     dup.update(
-        k for k, ms in ends.items() if k not in twin and any(objs[m][0] == objs[m][2] for m in ms)
+        k
+        for k, ms in ends.items()
+        if k not in twin and k not in enc and any(objs[m][0] == objs[m][2] for m in ms)
     )
     # (spec45a: one proposed once with an end twin off the diagonal whose first words have a
     # farther exact reading stops counting in the fourth key, as with a square twin, and so
@@ -211,7 +215,6 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     # spec38b: enclosed one-word objects are contested from the start (marked below), count
     # as having a square twin and are never certain; tracked, since a state's contested
     # matches are read from its tracked objects.
-    enc = enclosed(objs, touch_r, can)
     for k in enc:
         tracked[k] = True
         twin.add(k)
