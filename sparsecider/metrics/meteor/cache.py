@@ -29,7 +29,7 @@ from .data import Sources
 from .matchers import english_stemmer
 from .paraphrase import BUCKET_BITS, FILTER_BITS, MAX_PHRASE, build_arrays
 
-__all__ = ["cache_dir", "cache_path", "load_or_build"]
+__all__ = ["cache_dir", "cache_path", "load_cached", "load_or_build"]
 
 FORMAT = 6
 # A cache entry's name; formats 1-4 were one ``.npz`` file, 5 on a folder (``cache_path``).
@@ -225,6 +225,13 @@ def _write(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def load_cached(checksums: dict[str, str]) -> dict[str, np.ndarray] | None:
+    """The cached paraphrase arrays for these source checksums, checked as
+    :func:`load_or_build` checks them; None when missing or unusable (nothing built or said:
+    :func:`load_or_build` does that)."""
+    return _load(cache_path(checksums), source_key(checksums))[0]
 
 
 def load_or_build(sources: Sources, checksums: dict[str, str]) -> dict[str, np.ndarray]:

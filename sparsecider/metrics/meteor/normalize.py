@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import repeat
+from itertools import compress, count, repeat
 
 import numpy as np
 
-__all__ = ["Prefixes", "normalize", "normalize_many"]
+__all__ = ["Prefixes", "normalize", "normalize_ids", "normalize_many"]
 
 # Letters as the jar classifies them (measured on every BMP code point).
 _LETTER = (
@@ -81,14 +81,17 @@ def _lower(s: str) -> str:
 
 
 def _periods(s: str, prefixes: Prefixes) -> str:
-    tokens = [t for t in _TOKEN_SPLIT.split(s) if t]
-    out = []
-    for i, w in enumerate(tokens):
-        if w.endswith(".") and w.strip("."):
+    # Only tokens ending with a period can change (found at C speed, then decided one by one in
+    # order: each decision reads the next token, still unchanged then).
+    tokens = list(filter(None, _TOKEN_SPLIT.split(s)))
+    last = len(tokens) - 1
+    for i in list(compress(count(), map(str.endswith, tokens, repeat(".")))):
+        w = tokens[i]
+        if w.strip("."):
             pre = w[:-1]
-            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            nxt = tokens[i + 1] if i < last else ""
             if "." in pre and _LETTER_RE.search(pre):
-                w = w.replace(".", "")
+                tokens[i] = w.replace(".", "")
             elif pre in prefixes.plain:
                 pass
             elif nxt[:1] in _ASCII_LOWER:
@@ -96,9 +99,8 @@ def _periods(s: str, prefixes: Prefixes) -> str:
             elif pre in prefixes.numeric and nxt[:1] in _DIGITS:
                 pass
             else:
-                w = pre + " ."
-        out.append(w)
-    return " ".join(out)
+                tokens[i] = pre + " ."
+    return " ".join(tokens)
 
 
 _ASCII_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
@@ -178,6 +180,35 @@ def normalize_many(texts: Iterable[str], prefixes: Prefixes) -> list[str]:
     distinct = list(memo)
     memo.update(zip(distinct, _normalize_distinct(distinct, prefixes), strict=True))
     return list(map(memo.__getitem__, texts))
+
+
+def normalize_ids(texts: list[str], prefixes: Prefixes) -> tuple[list[str], np.ndarray]:
+    """The distinct normalised texts of ``texts`` (in order of first occurrence) and, per text,
+    the index of its normalised text among them.
+
+    What ``normalize_many`` followed by a numbering of its results gives, without the list of
+    every text's result: each distinct raw text is normalised once and only the distinct
+    results are hashed again.  The order is the same: the first text normalising to x is the
+    first occurrence of the first distinct raw text normalising to x.
+    """
+    memo = dict.fromkeys(texts)
+    raw = None  # per text, its distinct raw text's index (None: all distinct)
+    if len(memo) == len(texts):
+        norm = _normalize_distinct(list(texts), prefixes)
+    else:
+        distinct = list(memo)
+        norm = _normalize_distinct(distinct, prefixes)
+        memo.update(zip(distinct, range(len(distinct)), strict=True))
+        raw = np.fromiter(map(memo.__getitem__, texts), np.int64, len(texts))
+    seen: dict = dict.fromkeys(norm)
+    if len(seen) == len(norm):  # the usual case: distinct raw texts normalise apart
+        ids = np.arange(len(norm))
+        out = norm
+    else:  # numbered in order of first occurrence, looked up at C speed
+        out = list(seen)
+        seen.update(zip(out, range(len(out)), strict=True))
+        ids = np.fromiter(map(seen.__getitem__, norm), np.int64, len(norm))
+    return out, ids if raw is None else ids[raw]
 
 
 # Byte classes of the simple shape: 0 anything else, 1 ASCII letter, 2 space, 3 comma, 4 period,
@@ -295,9 +326,21 @@ def _normalize_distinct(texts: list[str], prefixes: Prefixes) -> list[str]:
     # such captions at once: spaces collapse, a comma before a space and an apostrophe become
     # their own token start, a hyphen between letters a space; a final period splits unless the
     # last word is a nonbreaking prefix.
-    trimmed = list(map(str.strip, texts, repeat(_JTRIM)))
-    joined = "\n".join(trimmed)
+    trimmed = texts
+    joined = "\n".join(texts)
     data = np.frombuffer(("\n" + joined + "\n\0").encode("utf-8"), dtype=np.uint8)
+    # The trim (code points up to U+0020, which are the bytes up to 0x20 in UTF-8) only for the
+    # few captions starting or ending with such a byte, found on the bytes (a line break inside
+    # a caption: the per-caption route below, which trims).
+    brk = np.flatnonzero(data == 10)
+    if brk.size == len(texts) + 1:
+        edge = np.flatnonzero((data[brk[:-1] + 1] <= 32) | (data[brk[1:] - 1] <= 32))
+        if edge.size:
+            trimmed = list(texts)
+            for k in edge.tolist():
+                trimmed[k] = trimmed[k].strip(_JTRIM)
+            joined = "\n".join(trimmed)
+            data = np.frombuffer(("\n" + joined + "\n\0").encode("utf-8"), dtype=np.uint8)
     got = _simple_mask(data, len(texts), prefixes.plain) if texts else None
     if got is None:
         return [normalize(t, prefixes) for t in texts]

@@ -11,7 +11,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from .cache import load_or_build
+from .cache import load_cached, load_or_build
 from .data import Sources, locate, read_jar_text
 from .matchers import STEMMER_VERSION, Lexicon, check_stemmer
 from .normalize import Prefixes
@@ -51,6 +51,13 @@ class Resources:
         return hash(self.sources)
 
 
+def _checked_arrays(sources: Sources) -> tuple[dict, dict | None]:
+    """The files' checksums and the cached paraphrase arrays, checked (None: not cached or
+    unusable; nothing is built here, so a damaged jar is still refused before a build)."""
+    checksums = sources.checksums()
+    return checksums, load_cached(checksums)
+
+
 def load(sources: Sources | None = None) -> Resources:
     """Load METEOR's data (memoised per source location).
 
@@ -72,10 +79,11 @@ def load(sources: Sources | None = None) -> Resources:
     with _LOCK:
         res = _LOADED.get(sources)
         if res is None:
-            # The files' checksums (hashlib releases the interpreter lock) while the jar's word
-            # lists are read.
+            # The files' checksums, then the cache's arrays and their checksum (hashlib
+            # releases the interpreter lock), in a worker while the jar's word lists are read
+            # and parsed here: on a second free core the two overlap.
             with ThreadPoolExecutor(max_workers=1) as pool:
-                summing = pool.submit(sources.checksums)
+                arrays = pool.submit(_checked_arrays, sources)
                 jar = sources.jar
                 words = read_jar_text(jar, "function/english.words").split("\n")
                 prefixes = Prefixes(read_jar_text(jar, "nonbreaking/english.prefixes"))
@@ -83,8 +91,10 @@ def load(sources: Sources | None = None) -> Resources:
                     read_jar_text(jar, "synonym/english.synsets"),
                     read_jar_text(jar, "synonym/english.exceptions"),
                 )
-                checksums = summing.result()
-            index = ParaphraseIndex(load_or_build(sources, checksums))
+                checksums, found = arrays.result()
+            if found is None:  # first use, or an unusable cache: built now (and said why)
+                found = load_or_build(sources, checksums)
+            index = ParaphraseIndex(found)
             lexicon.known_stems(index.stems)
             res = Resources(
                 sources=sources,

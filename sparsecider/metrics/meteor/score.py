@@ -26,7 +26,7 @@ import numpy as np
 from .batch import MAX_FAST, Candidates, candidates_of_pairs, caption_table, heads
 from .beam import align_pairs
 from .longpairs import slow_pairs
-from .normalize import normalize_many
+from .normalize import normalize_ids
 from .pairstats import alignment_statistics, score_bounds, tight_bounds
 from .resources import Resources, load
 from .stats import N_STATS, corpus_score, segment_scores, summed
@@ -72,7 +72,9 @@ def jar_fields(hypothesis: str, references: Sequence[str]) -> tuple[str, list[st
     return hyp.strip(_JTRIM), refs
 
 
-def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> bool:
+    """Refuse malformed input, naming the offending item; return whether no caption can hold
+    ``|||`` or a line break (then :func:`_fields` need not look again, chunk by chunk)."""
     if isinstance(candidates, str) or isinstance(references, str):
         raise TypeError("candidates and references must be sequences (lists), not a single str")
     if len(candidates) != len(references):
@@ -86,9 +88,10 @@ def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> No
             set(map(type, candidates)) <= {str}
             and not any(issubclass(t, str) for t in set(map(type, references)))
             and (not references or min(map(len, references)) > 0)
-            and set(map(type, chain.from_iterable(references))) <= {str}
         ):
-            return _check_encodable(candidates, references)
+            flat = list(chain.from_iterable(references))  # once, for both checks below
+            if set(map(type, flat)) <= {str}:
+                return _check_encodable(candidates, references, flat)
     except TypeError:  # something without a length, or not iterable: named below
         pass
     for i, c in enumerate(candidates):
@@ -104,16 +107,27 @@ def _check(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> No
         for j, r in enumerate(refs):
             if not isinstance(r, str):
                 raise TypeError(f"references[{i}][{j}] is {type(r).__name__}, not str")
-    _check_encodable(candidates, references)
+    return _check_encodable(candidates, references, list(chain.from_iterable(references)))
 
 
-def _check_encodable(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+def _check_encodable(
+    candidates: Sequence[str], references: Sequence[Sequence[str]], flat: list[str]
+) -> bool:
     """Refuse a lone surrogate (text decoded with ``errors="surrogateescape"``): it has no
     UTF-8 form, so the jar's wrapper cannot send it either; named, not raised from deep inside
-    normalisation.  One encode of all captions; the caption is looked for only on failure."""
+    normalisation.  One join of all captions (``flat``: the references in a row); an ASCII
+    join (a flag of the string: no scan) cannot hold one, else it is encoded; the caption is
+    looked for only on failure.
+
+    Returns whether the join holds neither ``|||`` nor a line break: then no caption does
+    (a ``|||`` across two captions' boundary only makes this answer False, the safe side), and
+    :func:`_fields` skips its own search.
+    """
+    joined = "".join(candidates) + "".join(flat)
     try:
-        "".join(chain(candidates, chain.from_iterable(references))).encode("utf-8")
-        return
+        if not joined.isascii():
+            joined.encode("utf-8")
+        return not _special(joined)
     except UnicodeEncodeError:
         pass
     named = chain(
@@ -159,7 +173,7 @@ def segment_statistics(
     ndarray of shape (n_segments, 23), int64
         The jar's statistics (specification 4.1), in input order.
     """
-    _check(candidates, references)
+    plain = _check(candidates, references)
     if not isinstance(n_jobs, int) or isinstance(n_jobs, bool) or n_jobs < 1:
         raise ValueError(f"n_jobs must be a positive int, got {n_jobs!r}")
     res = load() if resources is None else resources
@@ -167,12 +181,14 @@ def segment_statistics(
         ends = _chunk_ends(np.fromiter(map(len, references), np.int64, len(references)))
         if len(ends) > 1:
             return _in_processes(candidates, references, res, n_jobs, ends)
-    return _statistics(candidates, references, res, 0)
+    return _statistics(candidates, references, res, 0, plain)
 
 
-def _statistics(candidates, references, res: Resources, start: int) -> np.ndarray:
+def _statistics(
+    candidates, references, res: Resources, start: int, plain: bool = False
+) -> np.ndarray:
     """Chunk by chunk; ``start`` is the first segment's index in the caller's input (errors
-    name segments by it)."""
+    name segments by it); ``plain``: no caption holds ``|||`` or a line break (:func:`_check`)."""
     out = np.zeros((len(candidates), N_STATS), dtype=np.int64)
     words = Words(res)
     # Segments go in chunks, so memory holds one chunk's captions, not the corpus's; the
@@ -183,7 +199,7 @@ def _statistics(candidates, references, res: Resources, start: int) -> np.ndarra
         # generators: each runs to its first search when _together starts it, the chunks in
         # turn (their new words typed in input order, as chunk by chunk)
         jobs = [
-            _chunk(candidates[lo:hi], references[lo:hi], res, words, start + lo)
+            _chunk(candidates[lo:hi], references[lo:hi], res, words, start + lo, plain)
             for lo, hi in bounds
         ]
         for (lo, hi), got in zip(bounds, _together(jobs), strict=True):
@@ -294,20 +310,13 @@ def _chunk(
     res: Resources,
     words: Words,
     start: int,
+    plain: bool = False,
 ):
     """The statistics of one chunk's segments, as a generator driven by :func:`_together`
     (it yields the searches of :func:`_fast_pairs` and returns the statistics)."""
-    hyps, flat, n_refs = _fields(candidates, references)
-    # each distinct raw text normalised once (normalize_many), each distinct normalised text
-    # typed once
-    norm = normalize_many(hyps + flat, res.prefixes)
-    memo: dict = dict.fromkeys(norm)
-    texts = list(memo)
-    if len(texts) == len(norm):  # the usual case: every caption differs
-        ids = np.arange(len(norm))
-    else:  # numbered in order of first occurrence, looked up at C speed
-        memo.update(zip(texts, range(len(texts)), strict=True))
-        ids = np.fromiter(map(memo.__getitem__, norm), np.int64, len(norm))
+    hyps, flat, n_refs = _fields(candidates, references, plain)
+    # each distinct raw text normalised once, each distinct normalised text typed once
+    texts, ids = normalize_ids(hyps + flat, res.prefixes)
     seg = np.repeat(np.arange(len(hyps)), n_refs)
     hyp = ids[: len(hyps)][seg]
     ref = ids[len(hyps) :]
@@ -333,19 +342,24 @@ def _chunk(
     return stats[order[first]]
 
 
+def _special(joined: str) -> bool:
+    """Whether a text holds ``|||`` or a line break (``"|"`` is found at memchr speed, ``"|||"``
+    ~100 times slower: looked for only after a ``"|"``)."""
+    return ("|" in joined and "|||" in joined) or "\n" in joined or "\r" in joined
+
+
 def _fields(
-    candidates: Sequence[str], references: Sequence[Sequence[str]]
+    candidates: Sequence[str], references: Sequence[Sequence[str]], plain: bool = False
 ) -> tuple[list[str], list[str], np.ndarray]:
     """:func:`jar_fields` of every segment: hypotheses, all references in a row, and how many
     each segment has.
 
     Without ``|||`` or a line break anywhere, :func:`jar_fields` only trims the fields (which
     normalisation does first anyway) and halves the hypothesis' double spaces: done so here.
+    ``plain``: :func:`_check` found neither in the whole input (no need to look again).
     """
     flat = list(chain.from_iterable(references))
-    joined = "\x00".join(flat) + "\x00" + "\x00".join(candidates)
-    # ("|" is found at memchr speed, "|||" ~100 times slower: looked for only after a "|")
-    if ("|" in joined and "|||" in joined) or "\n" in joined or "\r" in joined:
+    if not plain and _special("\x00".join(flat) + "\x00" + "\x00".join(candidates)):
         fields = [jar_fields(c, r) for c, r in zip(candidates, references, strict=True)]
         flat = [r for _, rs in fields for r in rs]
         n_refs = np.fromiter((len(rs) for _, rs in fields), np.int64, len(fields))
