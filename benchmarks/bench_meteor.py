@@ -7,7 +7,11 @@ every segment, and the corpus score.  Then the times:
 
 - the jar as pycocoevalcap runs it: ``Meteor()`` (start-up and data load) and
   ``compute_score`` (scoring), in this process;
-- ours with a warm cache: data load (checksums, word lists, paraphrase index) and scoring;
+- ours with a warm cache: data load (checksums, word lists, paraphrase index) and scoring, in
+  this process, then again with ``n_jobs=2`` (two worker processes, each loading the cached data:
+  the machine's two cores), checked equal to the one-process statistics;
+- the CPU time of each side beside its wall time (the jar's Java process, reaped when it ends, and
+  ours), so a ratio can be read per core used;
 - peak memory (VmHWM) of a fresh process that loads the cached data and scores the segments
   (``--memory-images``), and of a fresh process building the cache from scratch (cold first
   use, with its time).
@@ -112,6 +116,15 @@ def jar(hyps: list[str], refs: list[list[str]]) -> dict:
     }
 
 
+def _children_cpu() -> float:
+    """User + system CPU seconds of this process's reaped children (the jar's Java process,
+    the worker processes of ``n_jobs``)."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def child(args: list[str], env: dict) -> dict:
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, *args], capture_output=True, text=True, env=env
@@ -138,19 +151,28 @@ def main() -> None:
     load_before = os.getloadavg()  # the machine may be shared: say how busy it was
     hyps, refs = heldout(a.images)
     common.log(f"{len(hyps)} segments; running the jar (start-up, load, scoring)")
+    java_cpu = _children_cpu()
     j = jar(hyps, refs)
+    java_cpu = _children_cpu() - java_cpu  # its Java process, killed and reaped in jar()
     common.log(f"jar: start-up {j['startup_s']:.1f} s, scoring {j['score_s']:.1f} s")
 
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     res = load()  # warm if the cache exists (built once otherwise: see the cold run below)
     t1 = time.perf_counter()
     stats = segment_statistics(hyps, refs, resources=res)
     scores = segment_scores(stats)
     corpus = corpus_score(summed(stats))
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
+    # the same on two worker processes (each loads the cached data itself)
+    w0, p3, t3 = _children_cpu(), time.process_time(), time.perf_counter()
+    stats2 = segment_statistics(hyps, refs, resources=res, n_jobs=2)
+    t4, p4, w4 = time.perf_counter(), time.process_time(), _children_cpu()
+    if not np.array_equal(stats2, stats):
+        raise SystemExit("bench_meteor: n_jobs=2 gave other statistics than one process")
     differ = np.flatnonzero((stats != j["stats"]).any(axis=1) | (scores != np.array(j["scores"])))
     common.log(
-        f"ours: load {t1 - t0:.2f} s, scoring {t2 - t1:.1f} s; {differ.size} segments differ"
+        f"ours: load {t1 - t0:.2f} s, scoring {t2 - t1:.1f} s (two processes {t4 - t3:.1f} s); "
+        f"{differ.size} segments differ"
     )
 
     out = {
@@ -164,13 +186,16 @@ def main() -> None:
             "corpus_abs_diff": abs(corpus - j["corpus"]),
             "first_differing": differ[:20].tolist(),
         },
-        "jar": {"startup_s": j["startup_s"], "score_s": j["score_s"]},
-        "ours_warm": {"load_s": t1 - t0, "score_s": t2 - t1},
+        "jar": {"startup_s": j["startup_s"], "score_s": j["score_s"], "cpu_s": java_cpu},
+        "ours_warm": {"load_s": t1 - t0, "score_s": t2 - t1, "cpu_s": c2 - c0},
+        "ours_two_processes": {"wall_s": t4 - t3, "cpu_s": (w4 - w0) + (p4 - p3)},
         "load_average_at_start": load_before,
     }
     total_jar = j["startup_s"] + j["score_s"]
     out["speedup_total"] = total_jar / (t2 - t0)
     out["speedup_scoring"] = j["score_s"] / (t2 - t1)
+    out["speedup_total_two_processes"] = total_jar / (t4 - t3)
+    out["speedup_cpu"] = java_cpu / (c2 - c0)
     out["load_average_after_scoring"] = os.getloadavg()
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ)
