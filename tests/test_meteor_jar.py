@@ -255,7 +255,7 @@ TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # withdrawn, N113) and spec51c's 25 AS runs (N108, not adopted): 1,128 runs, 927 reproduced.
 # Stop 52: spec52a's 25 AT runs (N114), spec52b's 28 AU runs (N115), spec52c's 17 AV runs (N116, not
 # adopted): 1,198 runs, MERGE52_TBD reproduced.
-KNOWN_TOYS_REPRODUCED = 940
+KNOWN_TOYS_REPRODUCED = 946
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
@@ -1774,5 +1774,63 @@ def test_end_twin_with_a_later_exact_reading_contests_a_paraphrase_proposed_once
         "27 8 14 2 2 2 1 1 0 0 0 0 0 0 0 0 0 0 0 0 3 3 3",
         "10 10 6 5 2 2 4 4 0 0 0 0 0 0 0 0 0 0 0 0 3 6 6",
         "9 9 5 4 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 2 2 2",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
+# Cited jar runs of specification 6.3 (spec52a, appendix N114, adopted at stop 52): (toy, beams)
+# the search reproduces.  AT1 and AT7 at -x 40 and AT3 at -x 2, -x 3 are gained by the rule;
+# AT4 (P on the diagonal, no chunk lost) and AT6 (no multi-word rival) are its controls.  AT1,
+# AT2, AT5 at -x 2, -x 3 (the rival in no list at all) are not reproduced (6.5).
+_REF_START_TOYS = {"AT1": (1, 40), "AT2": (1, 40), "AT3": (1, 2, 3, 40), "AT4": (1, 2, 3, 40)}
+_REF_START_TOYS.update({"AT5": (1, 40), "AT6": (1, 2, 40), "AT7": (2, 40)})
+
+
+def test_multi_word_candidate_contests_one_word_matches_at_its_reference_start(res, monkeypatch):
+    # `a red shirt`/`zq red top is` (AT3): exact `red` t1-r1, the 2:1 M = `a red`/`is` (t0:2-r3)
+    # and P = `shirt`/`is` (t2-r3) start at the same reference word.  At beam 2 the new list of
+    # r3 holds {red, P}, {red}, {M}, {P}, {}: M and P both taken there, so check 1 contests P
+    # before the sort (as it would a rival at P's test start), and {red, P} (one uncontested
+    # match, two chunks) ranks behind {red} (one match, one chunk): the jar's `red` alone at -x 2,
+    # -x 3, -x 40.  At -x 1 {} is cut after r1, M is never taken and P counts: `red` + P, as the
+    # jar (METEOR_BEHAVIOUR.md 6.3, spec52a, N114; check 1s in align.py and beam.py).
+    _check_toy_runs(res, _REF_START_TOYS)
+    # COCO val2014 pairs 1999 (= AT1), 7885 (= AT7) of the all-modules probe (first reference
+    # only) and 40233, 44913, 55464, 66699 of the other-references probe: the jar's statistics
+    # lines, on both paths.
+    pairs = [
+        (
+            "A man in a red shirt rides a yellow surfboard on light blue water.",
+            "a surfer in a red top is surfing on a white and green board",
+        ),
+        (
+            "A fluffy cat sitting on a laptop keyboard. ",
+            "A cat sleeping on top of a computer on a table.",
+        ),
+        (
+            "2 motorcycles stand next to each other on the street.",
+            "Two motorcycles parked on the side of the road next to a grassy area.",
+        ),
+        (
+            "A pay phone sits on a wet sidewalk on a gloomy day. ",
+            "A payphone with a blue sign on top is in a parking lot.",
+        ),
+        (
+            "A male skate boarder rides his skate board on a ramp",
+            "a person riding a skate board at a skate park",
+        ),
+        (
+            "A woman holding a umbrella next to a man holding a baby and several other people "
+            "waiting to cross a street. ",
+            "A group of people wait along a busy road in the city. ",
+        ),
+    ]
+    jar = [
+        "15 14 6 7 1 1 5 5 0 0 0 0 1 1 0 0 0 0 0 0 4 7 7",
+        "9 12 4 7 1 1 4 4 0 0 0 0 0 0 0 0 0 0 0 0 4 5 5",
+        "11 15 5 8 2 2 4 4 0 0 0 0 1 0 0 1 0 0 0 0 4 7 7",
+        "13 14 6 8 0 0 5 5 0 0 0 0 1 1 0 0 0 0 0 0 5 6 6",
+        "11 10 4 4 2 2 2 2 0 0 0 0 0 0 0 0 1 1 1 1 3 6 6",
+        "22 13 11 7 0 0 4 4 1 1 0 0 0 0 0 0 1 1 1 0 5 7 6",
     ]
     _check_jar_lines(res, monkeypatch, pairs, jar)

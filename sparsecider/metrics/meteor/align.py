@@ -13,7 +13,8 @@ ones, -"certain" matches, -counted matches, -fifth key objects:
 *contested* (it stops counting in the first key) once another object with the same test start is in
 the list with it (checked before the sort; a multi-word object taken at an earlier step counts only
 after the sort, "check 1b"), or one with the same reference start is in the kept list (after the
-cut); before the sort, a contest among the objects taken at j spreads to all of them ("check 1s").
+cut); before the sort, a contest among the objects taken at j spreads to all of them ("check 1s"),
+as does a multi-word non-exact object taken at j (``spec52a``: check 1 by reference start).
 A non-exact object whose test and reference lengths differ becomes contested once the kept list
 also holds an exact one-word object it *orphans* (inside it on one side only, every other object on
 that exact word overlapping it: the orphan rule); a one-word non-exact object, once the kept list
@@ -211,6 +212,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     # the kept list holds both, is searched with the end twins (both ways); all of them tracked
     ends = inner_rivals(objs, ends, tracked)
     multi = [o[1] > 1 or o[3] > 1 for o in objs]
+    nmw = [m and o[4] != EXACT for m, o in zip(multi, objs, strict=True)]  # (spec52a)
     cert = certain(objs, n_test, touch_t)
     # spec38b: enclosed one-word objects are contested from the start (marked below), count
     # as having a square twin and are never certain; tracked, since a state's contested
@@ -295,8 +297,9 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
             early = {x for x in present if multi[x] and x not in added}
             _check1(here, added, present - early, objs, flag)
             # Check 1s (6.3, spec36b): a contest among the objects taken here (all share this
-            # reference start) spreads to the other one-word non-exact ones.
-            if len(added) > 1 and not added.isdisjoint(flagged):
+            # reference start) spreads to the other one-word non-exact ones; so does a multi-word
+            # non-exact object taken here (spec52a: check 1 by reference start, N114).
+            if len(added) > 1 and (not added.isdisjoint(flagged) or any(nmw[k] for k in added)):
                 for k in added:
                     flag(k)
         if wide:

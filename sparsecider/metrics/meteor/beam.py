@@ -149,11 +149,11 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     slot_of = np.full(int(pairs.max()) + 1, -1, dtype=np.int64)
     slot_of[pairs] = np.arange(n_slots)
     cand_bits = _or_by_slot(n_slots, slot_of[p_all], cbit)  # contest bits of each pair's objects
-    # bits of the objects with a square twin (6.1: once contested, they stop counting in the
-    # fourth key too), of the duplicated ones (spec36e: once contested, they stop counting in
-    # its term), and of the multi-word objects (check 1 leaves out earlier ones)
-    twin_bits, dup_bits, mw_bits = (
-        _or_by_slot(n_slots, slot_of[p_all[m]], bit[m]) for m in (twin, dup, multi)
+    # bits of the objects with a square twin (6.1: contested, out of the fourth key too), of the
+    # duplicated ones (spec36e: out of its term), multi-word (check 1b), and non-exact (spec52a)
+    nmw = multi & (c.stage[sel] != EXACT)
+    twin_bits, dup_bits, mw_bits, nmw_bits = (
+        _or_by_slot(n_slots, slot_of[p_all[m]], bit[m]) for m in (twin, dup, multi, nmw)
     )
     o_slot = slot_of[c.pair[o_obj]]  # non-decreasing (pairs in order)
     flagged = _or_by_slot(n_slots, slot_of[p_all[enc]], bit[enc])
@@ -266,8 +266,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             prev = flagged[slots]
             _check1(flagged, present & ~early, *check1)
             # Check 1s (6.3, spec36b): a contest among the objects taken here (one reference
-            # start) spreads to the other one-word non-exact ones.
-            spread = (popcount(added) > 1) & ((added & flagged[slots]) != 0)
+            # start) spreads to the other one-word non-exact ones, as does spec52a's M (N114).
+            spread = (popcount(added) > 1) & ((added & (flagged[slots] | nmw_bits[slots])) != 0)
             if spread.any():
                 flagged[slots[spread]] |= added[spread] & cand_bits[slots[spread]]
             new = flagged[slots] ^ prev  # marks only grow
