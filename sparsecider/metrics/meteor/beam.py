@@ -25,6 +25,7 @@ from .diagonal import diagonal_square_rows
 from .earlier import tie_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .excused import excused_rows
+from .matchers import EXACT
 from .order import option_order
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
 from .twice import twice_rows
