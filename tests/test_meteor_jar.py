@@ -255,7 +255,7 @@ TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # withdrawn, N113) and spec51c's 25 AS runs (N108, not adopted): 1,128 runs, 927 reproduced.
 # Stop 52: spec52a's 25 AT runs (N114), spec52b's 28 AU runs (N115), spec52c's 17 AV runs (N116, not
 # adopted): 1,198 runs, MERGE52_TBD reproduced.
-KNOWN_TOYS_REPRODUCED = 946
+KNOWN_TOYS_REPRODUCED = 950
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
@@ -270,7 +270,7 @@ def _toy_alignment(res, e):
     # the Matcher labels a match with the index of its earliest stage in the -m list
     return sorted(
         (ts, tl, rs, rl, mods.index(min(props[ts, tl, rs, rl])))
-        for ts, tl, rs, rl, _ in align(props, len(t), e["beam"])
+        for ts, tl, rs, rl, _ in align(props, len(t), e["beam"], words=t)
     )
 
 
@@ -1832,5 +1832,45 @@ def test_multi_word_candidate_contests_one_word_matches_at_its_reference_start(r
         "13 14 6 8 0 0 5 5 0 0 0 0 1 1 0 0 0 0 0 0 5 6 6",
         "11 10 4 4 2 2 2 2 0 0 0 0 0 0 0 0 1 1 1 1 3 6 6",
         "22 13 11 7 0 0 4 4 1 1 0 0 0 0 0 0 1 1 1 0 5 7 6",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
+_FAR_RIVAL_TOYS = {"AU1": (3, 40), "AU7": (2, 3, 40), "AU3": (1, 40), "AU4": (2, 40)}
+_FAR_RIVAL_TOYS.update({"AU5": (3, 40), "AU6": (2, 40), "AU8": (1, 40)})
+
+
+def test_end_pair_against_a_farther_earlier_rival_of_its_reference_word(res, monkeypatch):
+    # `plane in the sky flying`/`airplane is flying in the air` (AU1): P = `sky`/`air` (t3-r5,
+    # proposed once) ends the off-diagonal 2:2 M = `the sky`/`the air` (t2-r4) with the exact X =
+    # `the` t2-r4 at M's starts, and Q = `plane`/`air` (t0-r5, proposed once, another word)
+    # reads P's reference word from a test word before M and farther from the diagonal (|0 - 5|
+    # > |2 - 4|).  With `plane` unread, the contested P counts neither in spec36e's term nor the
+    # fourth key, P and X are not certain, and M gets the fifth key: M wins, the jar's answer
+    # from -x 3 (hand keys in N115).  Not so when Q comes after M (AU4), reads the same word
+    # (AU6), lies as near (AU3) or nearer (AU8) (METEOR_BEHAVIOUR.md 6.3, spec52b; farrival.py).
+    _check_toy_runs(res, _FAR_RIVAL_TOYS)
+    # COCO val2014 pairs 9085, 18221, 27937, 30245 (= AU7) of the all-modules probe (first
+    # reference only): the jar's statistics lines, on both paths.
+    pairs = [
+        (
+            "A group of airplanes in the sky in formation. ",
+            "The jets are flying through the air in unison.",
+        ),
+        (
+            "Plane in the sky flying sideways all by itself.",
+            "A small airplane is flying high in the air.",
+        ),
+        ("A airplane that is flying in the sky.", "a large air plane in the air "),
+        (
+            "She is well balanced on her new surfboard.",
+            "A surfer standing on their board in relatively calm water.",
+        ),
+    ]
+    jar = [
+        "10 10 6 5 0 0 2 2 0 0 0 0 0 0 0 0 1 1 1 1 2 4 4",
+        "10 10 5 5 1 1 2 2 0 0 0 0 0 0 0 0 2 1 1 2 4 6 6",
+        "9 7 6 3 0 0 2 2 0 0 0 0 0 0 0 0 1 1 1 1 2 4 4",
+        "9 11 6 5 0 0 1 1 0 0 0 0 1 1 0 0 0 0 2 2 3 4 4",
     ]
     _check_jar_lines(res, monkeypatch, pairs, jar)

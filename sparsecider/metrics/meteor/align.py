@@ -55,6 +55,7 @@ from .diagonal import diagonal_keeps, diagonal_squares
 from .earlier import tie_order
 from .enclosed import enclosed, exposed_squares
 from .excused import excused_drops
+from .farrival import far_ranker, far_rivals
 from .matchers import EXACT, exact_one
 from .order import option_key
 from .orphans import Orphans, end_twins, inner_rivals
@@ -105,7 +106,7 @@ def options(props: dict) -> list[Match]:
     return objs
 
 
-def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
+def align(props: dict, n_test: int, beam: int = BEAM, words=None) -> list[Match]:
     """The jar's alignment from the proposed matches.
 
     Parameters
@@ -118,6 +119,9 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     beam : int, default 40
         States kept per step, 1 to 63 (the tie-break copies CPython's sort, exact below 64
         items: :mod:`.paths`).
+    words : sequence or dict, optional
+        The test words (or ids) by position, read by spec52b's rule (:mod:`.farrival`; without
+        them it never acts).
 
     Returns
     -------
@@ -140,7 +144,7 @@ def align(props: dict, n_test: int, beam: int = BEAM) -> list[Match]:
     if max(touch_t) == 1 and max(touch_r.values()) == 1:
         # No two objects share a word: the best state takes every one (and none is contested).
         return sorted(objs)
-    return _search(objs, n_test, beam, (touch_t, touch_r), props)
+    return _search(objs, n_test, beam, (touch_t, touch_r), props, words)
 
 
 def _rivals(objs: list[Match]) -> tuple[dict, list[bool], list[bool]]:
@@ -165,10 +169,12 @@ def _rivals(objs: list[Match]) -> tuple[dict, list[bool], list[bool]]:
     return by_r, can, tracked
 
 
-def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict) -> list[Match]:
+def _search(
+    objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict, words
+) -> list[Match]:
     """The walk of the module docstring over the objects (in option order); ``touch``: how
     many objects cover each test word (a list) and reference word (a dict); ``props``: the
-    proposals of :func:`align`."""
+    proposals of :func:`align`; ``words``: its test words."""
     touch_t, touch_r = touch
     by_r, can, tracked = _rivals(objs)
     # Contestable objects with a square twin: once contested, not counted in the fourth key (6.1)
@@ -203,11 +209,11 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     )
     # (spec45a: one proposed once with an end twin off the diagonal whose first words have a
     # farther exact reading stops counting in the fourth key, as with a square twin, and so
-    # only once in spec36e's term)
-    for k in far:
-        if len(props[objs[k][:4]]) == 1:
-            twin.add(k)
-            dup.discard(k)
+    # only once in spec36e's term; spec52b reads those without a square twin of their own)
+    far45 = {k for k in far if len(props[objs[k][:4]]) == 1}
+    dup -= far45
+    far45 -= twin
+    twin |= far45
     # spec49a: a one-word non-exact object o at an inner word of a multi-word M, contested once
     # the kept list holds both, is searched with the end twins (both ways); all of them tracked
     ends = inner_rivals(objs, ends, tracked)
@@ -238,7 +244,13 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     flagged: set[int] = set()
     ft: set[int] = set()
     fd: set[int] = set()
-    marks = (flagged, ft, fd)
+    marks: tuple = (flagged, ft, fd)
+    if rivals := far_rivals(objs, props, words):  # spec52b: its terms per state, every child built
+        marks += (
+            far_ranker(
+                rivals, (tracked, cert, far45.difference(enc)), marks, (SINGLE, CERT, MATCH)
+            ),
+        )
 
     def orphan(m: int) -> None:  # contested by the orphan rule (any M-shaped object)
         flagged.add(m)
@@ -263,7 +275,7 @@ def _search(objs: list[Match], n_test: int, beam: int, touch: tuple, props: dict
     starts = sorted(by_r)
     for j in starts:
         here = by_r[j]
-        wide = len(here) > beam
+        wide = len(here) > beam and not rivals
         if wide:
             added = _taken(states, here, j, tracked, masks, big)
         else:

@@ -100,7 +100,8 @@ class CaptionTable:
 class Candidates:
     """Candidate objects of many pairs, one per proposal (a span pair proposed by two stages,
     or by a paraphrase entry and its reverse, is two rows), sorted by (pair, t_start, t_len,
-    r_start, r_len, stage)."""
+    r_start, r_len, stage); ``tw``: the type id of each row's first test word (spec52b's rule
+    compares test words: :mod:`.farrival`; None: unknown, the rule does not act)."""
 
     pair: np.ndarray
     ts: np.ndarray
@@ -108,6 +109,7 @@ class Candidates:
     rs: np.ndarray
     rl: np.ndarray
     stage: np.ndarray
+    tw: np.ndarray | None = None
 
 
 # Multipliers of :func:`_bit_number`: two, for two independent bit sets per type.
@@ -309,6 +311,7 @@ def candidates_of_pairs(
         rs=(key >> 5) & 63,
         rl=(key >> 2) & 7,
         stage=key & 3,
+        tw=tab.tok[tab.off[hyp[key >> 20]] + ((key >> 14) & 63)],
     )
 
 

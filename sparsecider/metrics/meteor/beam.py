@@ -9,7 +9,7 @@ contest, or take part in the orphan rule (so captions of at most 64 tokens), the
 last match and a back pointer into a table of chosen objects.  A step's new lists are one sort
 of packed int64 keys.  A pair whose objects share no word keeps all of them: that common case
 costs no search.  A pair with more than 64 objects that take part in contests (never seen in
-captions) is aligned by :func:`~.align.align` instead.
+captions), or of spec52b's shape (:mod:`.farrival`), is aligned by :func:`~.align.align` instead.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .diagonal import diagonal_square_rows
 from .earlier import tie_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .excused import excused_rows
+from .farrival import far_pairs, per_pair_rows
 from .matchers import EXACT
 from .order import option_order
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
@@ -114,7 +115,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     cert, dsq, enc = flags
     bit, cbit, tgm, too_many, twin, dup, (om, ox), ur = object_bits(c, sel, enc)
     p_all = c.pair[sel]
-    slow = too_many[p_all]
+    slow = too_many[p_all] | far_pairs(c, sel)  # (spec52b: the per-pair search's, .farrival)
     ur.ready(bit, ~slow, p_all)
     # the orphan rule's pairs (M, X) of the pairs searched here: M's object and bit, X's bit
     fo = ~slow[om]
@@ -122,7 +123,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     multi = (c.tl[sel] > 1) | (c.rl[sel] > 1)
     out = []
     if slow.any():
-        out.append(_per_pair(c, sel[slow]))
+        out.append(per_pair_rows(c, sel[slow], align))
         sel, bit, cbit, tgm, cert = sel[~slow], bit[~slow], cbit[~slow], tgm[~slow], cert[~slow]
         dsq, enc = dsq[~slow], enc[~slow]
         p_all, alone, twin, multi = p_all[~slow], alone[~slow], twin[~slow], multi[~slow]
@@ -409,19 +410,3 @@ def _more(bits: np.ndarray, new: np.ndarray, twin: np.ndarray, dup: np.ndarray) 
     hit = bits & new
     n, twins, dups = (popcount(x) for x in (hit, hit & twin, hit & dup))  # int64: weighted
     return n * _UNC + (_SINGLE + _MATCH) * twins + _SINGLE * dups
-
-
-def _per_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
-    """:func:`~.align.align` for pairs with too many contest bits, mapped back to rows."""
-    out = []
-    p = c.pair[rows]
-    for part in np.split(rows, np.flatnonzero(heads(p))[1:]):
-        props: dict = {}
-        where: dict = {}
-        for r in part.tolist():
-            k = (int(c.ts[r]), int(c.tl[r]), int(c.rs[r]), int(c.rl[r]))
-            props.setdefault(k, []).append(int(c.stage[r]))
-            where.setdefault((*k, int(c.stage[r])), r)
-        for ts, tl, rs, rl, stage in align(props, 64):
-            out.append(where[ts, tl, rs, rl, stage])
-    return np.asarray(out, dtype=np.int64)

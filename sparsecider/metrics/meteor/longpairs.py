@@ -77,7 +77,7 @@ def slow_pairs(
     for h, r in zip(hyp.tolist(), ref.tolist(), strict=True):
         test, other = caps[texts[h]], caps[texts[r]]
         props = pair_candidates(test, other, res.paraphrases.partners, syn)
-        rows.append(alignment_stats(test, other, align(props, len(test.tokens))))
+        rows.append(alignment_stats(test, other, align(props, len(test.tokens), words=test.tokens)))
     return stats_array(rows)
 
 

@@ -77,7 +77,9 @@ def rank_of(state: tuple, marks: tuple) -> int:
     matches = F - 1 - base // MATCH % F
     if not bits:
         return (F - matches) * UNC + base
-    flagged, ft, fd = marks
+    flagged, ft, fd = marks[:3]
     twins = len(bits & ft)
     base += SINGLE * (twins + len(bits & fd)) + MATCH * twins
+    if len(marks) > 3:  # spec52b's terms of the state (:func:`.farrival.far_ranker`)
+        base += marks[3](state)
     return (F - matches + len(bits & flagged)) * UNC + base

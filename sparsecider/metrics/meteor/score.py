@@ -415,7 +415,7 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
     return stats, scores
 
 
-_FIELDS = ("pair", "ts", "tl", "rs", "rl", "stage")
+_FIELDS = ("pair", "ts", "tl", "rs", "rl", "stage", "tw")
 
 
 def meteor_scores(

@@ -175,7 +175,7 @@ def segment_stats(
     for k in order:
         if best_key is not None and bounds[k] < best_key[0]:
             break
-        s = alignment_stats(test, refs[k], align(cands[k], len(test.tokens)))
+        s = alignment_stats(test, refs[k], align(cands[k], len(test.tokens), words=test.tokens))
         key = (score_one(s), -k)  # highest score, then the earliest reference
         if best_key is None or key > best_key:
             best, best_key = s, key
