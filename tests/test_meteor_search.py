@@ -534,3 +534,27 @@ def test_an_enclosed_end_twin_leaves_spec36e_term_once(size, monkeypatch):
     monkeypatch.setattr(beam, "BEAM", size)
     got = [tuple(a[i, 1:].tolist()) for i in beam.align_pairs(c, 1).tolist()]
     assert (per_pair, got) == (want, want)
+
+
+def test_pairs_handed_to_the_per_pair_search_keep_the_beam(monkeypatch):
+    # The array search hands the rare pairs of spec52b's shape (farrival.far_pairs) to the
+    # per-pair search.  It must search them at the array search's beam, not at align's
+    # default (40): with beam.BEAM at 1 (as this file's beam-size tests set it) the hand-off
+    # searched at 40 and this set got the beam-40 answer (review52).  Expected: the spec
+    # model's alignment at beam 1 (align_model2.align with run_acceptance.BEST and the test
+    # words 1 1 0 0 5 2), which differs from its beam-40 answer (no `t4`/`r4` paraphrase).
+    words = [1, 1, 0, 0, 5, 2]
+    props = [(0, 1, 1, 1, 0), (1, 1, 1, 1, 0), (2, 1, 0, 1, 0), (2, 1, 3, 1, 0), (2, 1, 6, 1, 0)]
+    props += [(3, 1, 0, 1, 0), (3, 1, 3, 1, 0), (3, 1, 6, 1, 0), (5, 1, 4, 1, 1), (5, 1, 7, 1, 1)]
+    props += [(3, 1, 7, 1, 2), (2, 1, 4, 1, 3), (2, 2, 6, 2, 3), (3, 1, 7, 1, 3), (3, 2, 3, 2, 3)]
+    props.append((4, 1, 4, 1, 3))
+    want = [(0, 1, 1, 1, 0), (2, 1, 0, 1, 0), (3, 1, 3, 1, 0), (4, 1, 4, 1, 3), (5, 1, 7, 1, 1)]
+    by_span: dict = {}
+    for p in props:
+        by_span.setdefault(p[:4], []).append(p[4])
+    per_pair = align(by_span, 6, 1, words=words)
+    a = np.array(sorted((0, *p) for p in props), dtype=np.int64)
+    c = Candidates(*(a[:, k] for k in range(6)), tw=np.array([words[t] for t in a[:, 1]]))
+    monkeypatch.setattr(beam, "BEAM", 1)
+    got = sorted(tuple(a[i, 1:].tolist()) for i in beam.align_pairs(c, 1).tolist())
+    assert (sorted(per_pair), got) == (want, want)

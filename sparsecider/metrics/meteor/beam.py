@@ -14,6 +14,8 @@ captions), or of spec52b's shape (:mod:`.farrival`), is aligned by :func:`~.alig
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..._kernels.arrays import popcount
@@ -123,7 +125,9 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     multi = (c.tl[sel] > 1) | (c.rl[sel] > 1)
     out = []
     if slow.any():
-        out.append(per_pair_rows(c, sel[slow], align))
+        # (at this module's BEAM, read now: align's default is bound at its definition, so a
+        # patched BEAM would otherwise search these pairs at 40)
+        out.append(per_pair_rows(c, sel[slow], partial(align, beam=BEAM)))
         sel, bit, cbit, tgm, cert = sel[~slow], bit[~slow], cbit[~slow], tgm[~slow], cert[~slow]
         dsq, enc = dsq[~slow], enc[~slow]
         p_all, alone, twin, multi = p_all[~slow], alone[~slow], twin[~slow], multi[~slow]

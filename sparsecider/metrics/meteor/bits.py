@@ -32,7 +32,9 @@ def object_bits(c: Candidates, sel: np.ndarray, enc: np.ndarray) -> tuple:
     their span pair with another proposal (spec36e; unless a contestable object proposed once
     has their reference start, spec46a, or they keep it by spec48a: :mod:`.diagonal`), or have
     an end twin on the diagonal (spec38c); the orphan pairs (M, X), end twin pairs (P, M)
-    and inner pairs (o, M, spec49a) of :mod:`.orphans` (the first object is the one contested)."""
+    and inner pairs (o, M, spec49a) of :mod:`.orphans` (the first object is the one contested).
+    ``enc``: per object of ``sel``, spec38b's enclosed ones (they count as having a square
+    twin, so spec38c's clause leaves them out of spec36e's term: N117)."""
     p = c.pair[sel]
     can = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
     # per side: another object has its start and one can be contested (counted by (slot, start)

@@ -173,23 +173,18 @@ def normalize_many(texts: Iterable[str], prefixes: Prefixes) -> list[str]:
     The common shape (:data:`_SIMPLE`) is recognised for all captions at once on their UTF-8
     bytes and normalised as one string; the other captions go through :func:`normalize`.
     """
-    texts = list(texts)
-    memo = dict.fromkeys(texts)
-    if len(memo) == len(texts):  # the usual case: no repeats, nothing to look up
-        return _normalize_distinct(texts, prefixes)
-    distinct = list(memo)
-    memo.update(zip(distinct, _normalize_distinct(distinct, prefixes), strict=True))
-    return list(map(memo.__getitem__, texts))
+    out, ids = normalize_ids(list(texts), prefixes)
+    return [out[i] for i in ids.tolist()]
 
 
 def normalize_ids(texts: list[str], prefixes: Prefixes) -> tuple[list[str], np.ndarray]:
     """The distinct normalised texts of ``texts`` (in order of first occurrence) and, per text,
     the index of its normalised text among them.
 
-    What ``normalize_many`` followed by a numbering of its results gives, without the list of
-    every text's result: each distinct raw text is normalised once and only the distinct
-    results are hashed again.  The order is the same: the first text normalising to x is the
-    first occurrence of the first distinct raw text normalising to x.
+    What :func:`normalize` of each text followed by a numbering of the results gives, without
+    the list of every text's result: each distinct raw text is normalised once and only the
+    distinct results are hashed again.  The order is the same: the first text normalising to x
+    is the first occurrence of the first distinct raw text normalising to x.
     """
     memo = dict.fromkeys(texts)
     raw = None  # per text, its distinct raw text's index (None: all distinct)
