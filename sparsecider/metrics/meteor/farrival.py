@@ -114,7 +114,15 @@ def far_pairs(c: Candidates, sel: np.ndarray) -> np.ndarray:
     tw = getattr(c, "tw", None)
     if tw is None or sel.size == 0:
         return out
-    s = np.sort(sel)  # c's order: by pair, then span pair, stage
+    # only the pairs holding a non-exact 2:2 (M) can hold the shape: the rest are left out
+    # before the sort (most pairs hold none; the answer per pair is the same)
+    pair_of = c.pair[sel]
+    square = (c.stage[sel] != EXACT) & (c.tl[sel] == 2) & (c.rl[sel] == 2)
+    if not square.any():
+        return out
+    has = np.zeros(int(pair_of.max()) + 1, dtype=bool)
+    has[pair_of[square]] = True
+    s = np.sort(sel[has[pair_of]])  # c's order: by pair, then span pair, stage
     p, ts, tl, rs, rl, st = c.pair[s], c.ts[s], c.tl[s], c.rs[s], c.rl[s], c.stage[s]
     span = (((p * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl
     once = np.ones(s.size, dtype=bool)
@@ -139,9 +147,9 @@ def far_pairs(c: Candidates, sel: np.ndarray) -> np.ndarray:
     pp, q = ps[who], qs[q]
     ok = (ts[q] < ts[pp] - 1) & (np.abs(ts[q] - rs[q]) > np.abs(ts[pp] - rs[pp]))
     ok &= tw[s[q]] != tw[s[pp]]
-    hit = np.zeros(int(p.max()) + 1, dtype=bool)
+    hit = np.zeros(has.size, dtype=bool)
     hit[p[pp[ok]]] = True
-    out[:] = hit[c.pair[sel]]
+    out[:] = hit[pair_of]
     return out
 
 
