@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch import Candidates, expand_ranges, heads
+from .batch import Candidates, expand_ranges, find_sorted, heads
 from .matchers import EXACT
 
 __all__ = ["far_pairs", "far_ranker", "far_rivals", "per_pair_rows"]
@@ -111,7 +111,7 @@ def far_pairs(c: Candidates, sel: np.ndarray) -> np.ndarray:
     with a rival Q (the pairs :mod:`.beam` leaves to the per-pair search); none without word ids
     (``c.tw``)."""
     out = np.zeros(sel.size, dtype=bool)
-    tw = getattr(c, "tw", None)
+    tw = c.tw
     if tw is None or sel.size == 0:
         return out
     # only the pairs holding a non-exact 2:2 (M) can hold the shape: the rest are left out
@@ -134,7 +134,7 @@ def far_pairs(c: Candidates, sel: np.ndarray) -> np.ndarray:
     xs = np.sort(key[(st == EXACT) & (tl == 1) & (rl == 1)])
     m2 = np.sort(key[(st != EXACT) & (tl == 2) & (rl == 2)])
     cand = one & (ts > 0) & (rs > 0)
-    cand[cand] = np.isin(at[cand], xs) & np.isin(at[cand], m2)
+    cand[cand] = find_sorted(xs, at[cand])[1] & find_sorted(m2, at[cand])[1]
     ps = np.flatnonzero(cand)
     if ps.size == 0:
         return out
@@ -159,7 +159,7 @@ def per_pair_rows(c: Candidates, rows: np.ndarray, align) -> np.ndarray:
     (spec52b's rule reads them)."""
     out = []
     p = c.pair[rows]
-    tw = getattr(c, "tw", None)
+    tw = c.tw
     for part in np.split(rows, np.flatnonzero(heads(p))[1:]):
         props: dict = {}
         where: dict = {}
