@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BLOCK", "blocks", "exclusive_cumsum", "popcount", "ranges", "smallest_uint"]
+__all__ = [
+    "BLOCK",
+    "blocks",
+    "exclusive_cumsum",
+    "popcount",
+    "ranges",
+    "smallest_uint",
+    "span_bits",
+]
 
 # Chains of elementwise passes over millions of words run block by block:
 # the passes over one block stay in the L2 cache instead of streaming the
@@ -90,3 +98,17 @@ def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     out = np.repeat(np.asarray(starts, dtype=np.int64) - offsets[:-1], lengths)
     out += np.arange(offsets[-1], dtype=np.int64)
     return out
+
+
+def span_bits(starts: np.ndarray, lengths) -> np.ndarray:
+    """The uint64 bit masks of the spans ``starts[i] .. starts[i] + lengths[i] - 1`` (positions
+    below 64; a length of 64 needs its start at 0).
+
+    Examples
+    --------
+    >>> span_bits(np.array([0, 2, 5]), np.array([1, 3, 0])).tolist()
+    [1, 28, 0]
+    """
+    one = np.uint64(1)
+    size = np.asarray(lengths).astype(np.uint64)
+    return ((one << size) - one) << np.asarray(starts).astype(np.uint64)

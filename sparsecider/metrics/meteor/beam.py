@@ -18,7 +18,7 @@ from functools import partial
 
 import numpy as np
 
-from ..._kernels.arrays import popcount
+from ..._kernels.arrays import popcount, span_bits
 from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, heads, or_by
 from .bits import object_bits
@@ -49,11 +49,6 @@ _RANK_BITS = (65 * _UNC - 1).bit_length()
 _BASE0 = 64 * (_SINGLE + _CERT + _MATCH) + 64
 _PAIR_SHIFT = _RANK_BITS
 _KEY_BITS = 63  # bits of a new list's packed row key (fewer only in tests: more key blocks)
-
-
-def _span_mask(start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    s = start.astype(np.uint64)
-    return ((_U1 << length.astype(np.uint64)) - _U1) << s
 
 
 def align_pairs(c: Candidates, n_pairs: int) -> np.ndarray:
@@ -147,7 +142,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     # spec38b: an enclosed object is contested from the start and has a square twin, so its
     # take ranks as _more would rank it (marks known before the search are never "new")
     dkey[sel] += enc * (_UNC + _SINGLE + _MATCH) + (enc & dup) * _SINGLE
-    tmask = _span_mask(c.ts, c.tl)
+    tmask = span_bits(c.ts, c.tl)
     start_at = (c.ts + 1) * 128 + c.rs + 1
     end_at = (c.ts + c.tl + 1) * 128 + c.rs + c.rl + 1
     pairs = p_all[heads(p_all)]

@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..._kernels.arrays import span_bits
 from .batch import Candidates, find_sorted
 from .matchers import EXACT
 from .siblings import sibling_order, sibling_rows
@@ -86,7 +87,7 @@ def earlier_rows(c: Candidates, sel: np.ndarray, state: np.ndarray, obj: np.ndar
     at = np.full((n, int(rs.max()) + 1), -1, dtype=np.int64)  # the object starting at r, per state
     at[state, rs] = obj
     cover = np.zeros(n, dtype=np.uint64)  # per state: the reference positions covered, as bits
-    span = ((one << c.rl[obj].astype(np.uint64)) - one) << rs.astype(np.uint64)
+    span = span_bits(rs, c.rl[obj])
     np.bitwise_or.at(cover, state, span)
     # per (pair, test position): the reference positions of its non-exact one-word candidates
     e = sel[loose_rows(c, sel)]  # (the held diagonal one among them: never empty)

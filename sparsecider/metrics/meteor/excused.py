@@ -32,6 +32,7 @@ from collections import Counter
 
 import numpy as np
 
+from ..._kernels.arrays import span_bits
 from .batch import Candidates, rows_of_pairs
 from .diagonal import sole_readings
 from .matchers import EXACT
@@ -118,8 +119,8 @@ def excused_static_rows(c: Candidates, sel: np.ndarray) -> tuple:
     keys, at = np.unique(tk, return_index=True)
     first_r = np.minimum.reduceat(c.rs[one].astype(np.int64), at)[np.searchsorted(keys, tk)]
     span = np.zeros(pairs[-1] + 1, dtype=np.uint64)
-    np.bitwise_or.at(span, c.pair[cand], _bits(c.ts[cand], c.tl[cand]))
-    one_b = _bits(c.ts[one], 1), _bits(c.rs[one], 1)
+    np.bitwise_or.at(span, c.pair[cand], span_bits(c.ts[cand], c.tl[cand]))
+    one_b = span_bits(c.ts[one], 1), span_bits(c.rs[one], 1)
     inside = ((span[c.pair[one]] & one_b[0]) != 0) & ((span[c.pair[one]] & one_b[1]) != 0)
     p = one[(c.stage[one] == EXACT) & inside & (first_r < c.rs[one])]
     if p.size == 0:
@@ -140,12 +141,6 @@ def excused_static_rows(c: Candidates, sel: np.ndarray) -> tuple:
     return m_rows[order], need_r, need_t
 
 
-def _bits(start: np.ndarray, size) -> np.ndarray:
-    """The position bit masks of spans (start, size), uint64."""
-    one = np.uint64(1)
-    return ((one << np.asarray(size).astype(np.uint64)) - one) << start.astype(np.uint64)
-
-
 def drops_rows(c: Candidates, static: tuple, n: int, state: np.ndarray, obj: np.ndarray):
     """Per state (``0 .. n - 1``), how much its packed rank drops by the rule, from what the
     states hold (``state``, ``obj``: (state number, object) entries, objects as rows of ``c``)
@@ -154,8 +149,8 @@ def drops_rows(c: Candidates, static: tuple, n: int, state: np.ndarray, obj: np.
     adj = np.zeros(n, dtype=np.int64)
     cov_r = np.zeros(n, dtype=np.uint64)
     cov_t = np.zeros(n, dtype=np.uint64)
-    np.bitwise_or.at(cov_r, state, _bits(c.rs[obj], c.rl[obj]))
-    np.bitwise_or.at(cov_t, state, _bits(c.ts[obj], c.tl[obj]))
+    np.bitwise_or.at(cov_r, state, span_bits(c.rs[obj], c.rl[obj]))
+    np.bitwise_or.at(cov_t, state, span_bits(c.ts[obj], c.tl[obj]))
     at = np.minimum(np.searchsorted(m_rows, obj), m_rows.size - 1)
     hit = np.flatnonzero(m_rows[at] == obj)
     s, a = state[hit], at[hit]
