@@ -18,6 +18,7 @@ from sparsecider._kernels import arrays
 from sparsecider.metrics.meteor import beam
 from sparsecider.metrics.meteor.align import align
 from sparsecider.metrics.meteor.batch import Candidates, find_sorted
+from sparsecider.metrics.meteor.farther import far_order
 from sparsecider.metrics.meteor.paths import (
     CROSS,
     DIAGONAL,
@@ -558,3 +559,36 @@ def test_pairs_handed_to_the_per_pair_search_keep_the_beam(monkeypatch):
     monkeypatch.setattr(beam, "BEAM", 1)
     got = sorted(tuple(a[i, 1:].tolist()) for i in beam.align_pairs(c, 1).tolist())
     assert (sorted(per_pair), got) == (want, want)
+
+
+def test_far_order_of_a_contested_match_against_an_earlier_exact_reading():
+    # spec53a (METEOR_BEHAVIOUR.md 6.5, N122, N127), toy AW1 `a b hit a`/`x y z w hits a`: A = {X =
+    # `hit`/`hits` t2-r4 (stem, contested; stem + synonym: two proposals), W = `a` t3-r5}, B =
+    # {`a` t0-r5}: B reads W's reference word from an earlier test word; sums |2 - 4| + |3 - 5| =
+    # 4 < |0 - 5| = 5: B first, from a beam of 3 (larger than X's two proposals).
+    x, w, e = (2, 1, 4, 1, 1), (3, 1, 5, 1, 0), (0, 1, 5, 1, 0)
+    props = {(2, 1, 4, 1): [1, 2], (3, 1, 5, 1): [0], (0, 1, 5, 1): [0]}
+    a, b = (frozenset({x, w}), frozenset({x})), (frozenset({e}), frozenset())
+    assert far_order(a, b, 3, props) == 1 and far_order(b, a, 3, props) == -1
+    assert far_order(a, b, 2, props) == 0  # the beam holds no more than X's proposals
+    # AW4 `a hit a`/`x y z hits a`: 2 + 2 = 4 against |0 - 4| = 4, the keys decide
+    x4, w4, e4 = (1, 1, 3, 1, 1), (2, 1, 4, 1, 0), (0, 1, 4, 1, 0)
+    p4 = {(1, 1, 3, 1): [1, 2], (2, 1, 4, 1): [0], (0, 1, 4, 1): [0]}
+    assert (
+        far_order((frozenset({x4, w4}), frozenset({x4})), (frozenset({e4}), frozenset()), 40, p4)
+        == 0
+    )
+    # not when the other reads X's test word, W's word from a LATER test word, a multi-word match
+    # in either, or an inexact earlier reading
+    assert far_order(a, (frozenset({e, (2, 1, 0, 1, 0)}), frozenset()), 40, props) == 0
+    assert (
+        far_order(
+            (frozenset({x, (0, 1, 5, 1, 0)}), frozenset({x})),
+            (frozenset({w}), frozenset()),
+            40,
+            props,
+        )
+        == 0
+    )
+    assert far_order(a, (frozenset({e, (4, 2, 6, 2, 3)}), frozenset()), 40, props) == 0
+    assert far_order(a, (frozenset({(0, 1, 5, 1, 2)}), frozenset()), 40, props) == 0

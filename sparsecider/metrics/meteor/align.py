@@ -56,6 +56,7 @@ from .earlier import tie_order
 from .enclosed import enclosed, exposed_squares
 from .excused import excused_drops
 from .farrival import far_ranker, far_rivals
+from .farther import far_rule, far_states
 from .matchers import EXACT, exact_one
 from .order import option_key
 from .orphans import Orphans, end_twins, inner_rivals
@@ -354,10 +355,11 @@ def _search(
                         flag(k)
             if len(flagged) != before:
                 states.sort(key=lambda s: rank_of(s, marks))
-    return sorted(objs[k] for k in _answer(states, marks, objs, by_r, can))
+    far = far_rule(beam, props, (SINGLE, CERT))  # spec53a (.farther)
+    return sorted(objs[k] for k in _answer(states, marks, objs, by_r, can, far))
 
 
-def _answer(states, marks, objs, by_r, can) -> list[int]:
+def _answer(states, marks, objs, by_r, can, far) -> list[int]:
     """The first state's objects, or with ties the paths' choice (spec39a, 47a: :mod:`.paths`)."""
     ranks = [rank_of(st, marks) for st in states]
     drops = excused_drops(states, objs)  # spec50b: a state lifted, the whole list (.excused)
@@ -365,7 +367,10 @@ def _answer(states, marks, objs, by_r, can) -> list[int]:
         ranks = [r - d for r, d in zip(ranks, drops, strict=True)]
         n, lex = len(states), (lambda k: k in marks[0] and can[k])
     else:
-        n, lex = lex_states(ranks, CERT, [st[1] for st in states], objs, marks[0], can)
+        held = [st[1] for st in states]
+        n, lex = lex_states(ranks, CERT, held, objs, marks[0], can)
+        if (g := far_states(ranks, n, held, marks[0], can, SINGLE)) > n:  # spec53a (.farther)
+            n, lex = g, (lambda k: k in marks[0] and can[k])
     chains = []
     for st in states[:n]:
         node, ks = st[5], []
@@ -380,7 +385,7 @@ def _answer(states, marks, objs, by_r, can) -> list[int]:
     # (spec46b: the test positions each state reads with exact one-word matches)
     reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
     finals = lex_finals(chains, ranks, objs, lex) if lex else None
-    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains), CERT)]
+    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains), CERT, far)]
 
 
 def _check1(here, added, present, objs, flag) -> None:

@@ -28,6 +28,7 @@ from .earlier import tie_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .excused import excused_rows
 from .farrival import far_pairs, per_pair_rows
+from .farther import FarRows
 from .matchers import EXACT
 from .order import option_order
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
@@ -361,7 +362,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
     # spec47a (:mod:`.paths`): where it can act, the states equal with the best on four terms
     mk, tails, sp = (cbit, flagged, obit, ocbit), (tail, slot_of[c.pair[tail]]), slot_of[p_all]
-    tied, lex = lex_rows(c, sel, sp, mk, tails, (rank, owner, tied, sbits[row], lift), _CERT)
+    far = FarRows((_SINGLE, _CERT), BEAM)  # spec53a: or on three terms (.farther)
+    tied, lex = lex_rows(c, sel, sp, mk, tails, (rank, owner, tied, sbits[row], lift), _CERT, far)
     n_tied = np.bincount(owner[tied], minlength=n_slots)
     tied = tied[n_tied[owner[tied]] > 1]
     if tied.size:
