@@ -258,8 +258,9 @@ TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # their toys' runs, impl52b loses AU7 at -x 1 as the model does, N120).
 # Stop 53: spec53a's 24 AW runs (N122): 1,222 runs; impl53a (N127) reproduces 999 (main's code: 988
 # of them, the port gains AE7, AE8, AW1, AW2, AW6 at -x 3 and -x 40 and AW7 at -x 40, loses none).
-# The merge of stop 53 adds spec53b's 25 AX runs (N123, its rule withdrawn, N129), spec53c's 21 AY runs
-# (N124, not adopted) and spec53d's 11 AZ runs (N125, withdrawn): 1,279 runs, 1,024 reproduced.
+# The merge of stop 53 adds spec53b's 25 AX runs (N123, its rule withdrawn, N129), spec53c's 21
+# AY runs (N124, not adopted) and spec53d's 11 AZ runs (N125, withdrawn): 1,279 runs, 1,024
+# reproduced.
 KNOWN_TOYS_REPRODUCED = 1024
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 

@@ -36,7 +36,6 @@ from .twice import twice_rows
 
 __all__ = ["align_pairs"]
 
-_U1 = np.uint64(1)
 _Z = np.uint64(0)
 # A state's rank, mixed radix over KEY_TERMS: (64 - uncontested matches) * _UNC + base +
 # (_SINGLE + _MATCH) * contested matches with a square twin + _SINGLE * contested duplicated

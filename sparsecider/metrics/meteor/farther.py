@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .matchers import exact_one
+from .batch import or_by
+from .matchers import EXACT, exact_one
 
 if TYPE_CHECKING:
     from .batch import Candidates
@@ -114,10 +115,15 @@ class FarRows:
         rank, owner, sbits, low = ranked
         t_mw, whole = off
         n = flagged.size
-        bits = np.zeros(n, dtype=np.uint64)
-        np.bitwise_or.at(bits, slot, cbit)
-        bits &= flagged
+        bits = or_by(slot, cbit, n) & flagged  # (slot: non-decreasing, the pairs in order)
         bits[t_mw] = 0
+        # the rule needs a reference word read exactly (one word) from two test words (``rw``):
+        # elsewhere it never fires and the order is the last sort's
+        one = (c.stage[sel] == EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
+        key = np.sort(slot[one].astype(np.int64) * 64 + c.rs[sel[one]])
+        twice = np.zeros(n, dtype=bool)
+        twice[key[1:][key[1:] == key[:-1]] // 64] = True
+        bits[~twice] = 0
         g3 = np.flatnonzero((rank // self.third == low[owner] // self.third) & (bits[owner] != 0))
         on3 = np.bincount(owner[g3], weights=(sbits[g3] & bits[owner[g3]]) != 0, minlength=n) > 0
         same = rank[g3] // self.fourth == low[owner[g3]] // self.fourth
@@ -125,16 +131,25 @@ class FarRows:
             np.bincount(owner[g3], minlength=n) > np.bincount(owner[g3], weights=same, minlength=n)
         ) & ~whole
         self.props = (c, sel) if on3.any() or whole.any() else None
+        self.on3 = on3  # (the slots where the rule can act: tables() reads only their states)
         return np.concatenate((grp[~on3[owner[grp]]], g3[on3[owner[g3]]])), on | on3
 
     def tables(self, n: int, state, obj, contested, per_state: tuple) -> Callable | None:
         """The per-state tables of the states to order (``n`` of them, ``state``/``obj``: the
         objects each holds, its tail left out: shared by all; ``contested`` per entry;
-        ``per_state``: rank, a multi-word tail); returns ``less(u, v) -> (applies, u first)``
+        ``per_state``: rank, a multi-word tail, slot); returns ``less(u, v) -> (applies, u first)``
         (for states of different ranks) or None."""
         if self.props is None:
             return None
         c, sel = self.props
+        # only the states of the slots where the rule can act (per_state[2]: each state's slot),
+        # renumbered 0 .. n - 1; the comparison of any other two states does not fire
+        use = self.on3[per_state[2]]
+        at = np.full(n, -1, dtype=np.int64)
+        n = int(use.sum())
+        at[use] = np.arange(n)
+        keep = use[state]
+        state, obj, contested = at[state[keep]], obj[keep], contested[keep]
         ts, rs = c.ts[obj].astype(np.int64), c.rs[obj].astype(np.int64)
         one = (c.tl[obj] == 1) & (c.rl[obj] == 1)
         # proposals of each held object's span pair (among the pair's candidates)
@@ -153,13 +168,20 @@ class FarRows:
         con[state, rs] = contested
         ex[state, rs] = one & (c.stage[obj] == 0)
         bad[state, rs] = contested & (nprop >= self.beam)
-        rank, mw = per_state[0], per_state[1].copy()
+        rank, mw = per_state[0][use], per_state[1][use]
         mw[state[~one]] = True
         tread = np.zeros(n, dtype=np.uint64)
         np.bitwise_or.at(tread, state[one], np.left_shift(np.uint64(1), ts[one].astype(np.uint64)))
         dist = np.bincount(state, weights=np.abs(ts - rs), minlength=n)
 
         def less(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            out = np.zeros(u.size, dtype=bool), np.zeros(u.size, dtype=bool)
+            w = np.flatnonzero((at[u] >= 0) & (at[v] >= 0))
+            fire, first = _less(at[u[w]], at[v[w]])
+            out[0][w], out[1][w] = fire, first
+            return out
+
+        def _less(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             fire = (rank[u] // self.third == rank[v] // self.third) & (
                 rank[u] // self.fourth != rank[v] // self.fourth
             )

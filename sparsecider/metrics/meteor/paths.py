@@ -429,7 +429,7 @@ def lex_rows(
         f = (
             None
             if far is None
-            else far.tables(states.size, state, obj, contested, (rank[states], t_mw[q]))
+            else far.tables(states.size, state, obj, contested, (rank[states], t_mw[q], q))
         )
         return rank[states], tables, rank[states] // unit, order, f
 
