@@ -152,12 +152,13 @@ class FarRows:
         state, obj, contested = at[state[keep]], obj[keep], contested[keep]
         ts, rs = c.ts[obj].astype(np.int64), c.rs[obj].astype(np.int64)
         one = (c.tl[obj] == 1) & (c.rl[obj] == 1)
+
         # proposals of each held object's span pair (among the pair's candidates)
-        span = (
-            ((c.pair[sel].astype(np.int64) * 64 + c.ts[sel]) * 64 + c.tl[sel]) * 64 + c.rs[sel]
-        ) * 64 + c.rl[sel]
-        span = np.sort(span)
-        q = (((c.pair[obj].astype(np.int64) * 64 + ts) * 64 + c.tl[obj]) * 64 + rs) * 64 + c.rl[obj]
+        def span_pair(rows):
+            p, t, r = c.pair[rows].astype(np.int64), c.ts[rows], c.rs[rows]
+            return (((p * 64 + t) * 64 + c.tl[rows]) * 64 + r) * 64 + c.rl[rows]
+
+        span, q = np.sort(span_pair(sel)), span_pair(obj)
         nprop = np.searchsorted(span, q, "right") - np.searchsorted(span, q)
         shape = (n, int(rs.max()) + 1 if rs.size else 1)
         rid = np.zeros(shape, dtype=np.int64)
