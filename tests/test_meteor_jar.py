@@ -1899,8 +1899,9 @@ _FARTHER_TOYS["AW8"] = (3, 40)
 # reproduces.  The X state (X: a contested non-exact one-word match of p proposals, W: its exact
 # reading of a reference word another final state reads from an earlier test word, alt) is
 # dropped before the final sort exactly when (p - 1)|X.t - X.r| + |W.t - W.r| < |alt.t - alt.r|:
-# BA1, BA3, BA9 at -x 5, -x 40, BA4, BA8 at -x 4, -x 40 and BA7 at -x 40 gained by the port;
-# BA2, BA5, BA6 (X kept: not farther), BA12, BA13 (X dropped) and the small beams as the jar.
+# BA1, BA3, BA9 at -x 5, -x 40, BA4, BA8 at -x 4, -x 40 (X kept by the weight where spec53a's
+# plain sum dropped it) and BA7 at -x 40 (spec53a's cycle) gained by the port; BA2, BA5, BA6,
+# BA12, BA13 at -x 40 (X dropped) and the small beams as before.
 # Open: BA10, BA11 at -x 40 (first 22659's 1:2 rival), BA2 at -x 3, BA5 at -x 4, BA7 at -x 2.
 _FAR54_TOYS = {
     "BA1": (2, 3, 4, 5, 40),

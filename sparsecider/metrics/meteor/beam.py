@@ -366,7 +366,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         sel,
         sp,
         mk,
-        (rank, owner, sbits[row], t_mw),
+        (rank, owner, sbits[row], sused[row], t_mw),
         _held_by(snode, row, (nc_arr, np_arr, w_obj)),
         (_SINGLE, _CERT),
         BEAM,

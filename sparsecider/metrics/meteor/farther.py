@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .batch import expand_ranges, or_by
+from ..._kernels.arrays import popcount
+from .batch import expand_ranges, or_by, rows_of_pairs
 from .matchers import EXACT, exact_one
 
 if TYPE_CHECKING:
@@ -94,97 +95,127 @@ def far_keep_rows(
 ) -> np.ndarray | None:
     """The rule in the array search: which final states to keep (a mask), or None (all).
 
-    ``sel``: the searched objects (rows of ``c``), ``slot``: their pairs' slots; ``marks``: the
-    contest bits of ``sel``, each slot's final contested bits, the presence and contest bits of
-    every row of ``c``; ``finals``: per final state its packed rank, slot, presence bits, and
-    per slot a multi-word tail (the rule cannot act); ``held(states) -> (state, object)``: the
-    objects the final states ``states`` hold (the tail's left out: shared by all)."""
+    ``sel``: the searched objects (rows of ``c``), ``slot``: their pairs' slots (non-decreasing);
+    ``marks``: the contest bits of ``sel``, each slot's final contested bits, the presence and
+    contest bits of every row of ``c``; ``finals``: per final state its packed rank, slot,
+    presence bits, test words used, and per slot a multi-word tail (the rule cannot act);
+    ``held(states) -> (state, object)``: the objects the final states ``states`` hold (the
+    tail's left out)."""
     cbit, flagged, obit, ocbit = marks
-    rank, owner, sbits, t_mw = finals
+    rank, owner, sbits, used, t_mw = finals
     third, fourth = units
     n = flagged.size
-    # Necessary, per slot: a contested non-exact one-word object of few proposals ...
-    ok = (c.stage[sel] != EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
-    span = _span_pair(c, sel)
-    order = np.argsort(span, kind="stable")
-    sspan = span[order]
-    nprop = np.empty(sel.size, dtype=np.int64)
-    nprop[order] = np.searchsorted(sspan, sspan, "right") - np.searchsorted(sspan, sspan)
-    ok &= nprop < beam
-    bits = or_by(slot, np.where(ok, cbit, np.uint64(0)), n) & flagged
-    bits[t_mw] = 0
-    # ... and a reference word read exactly (one word) from two test words (``rw``)
-    one = (c.stage[sel] == EXACT) & (c.tl[sel] == 1) & (c.rl[sel] == 1)
-    key = np.sort(slot[one].astype(np.int64) * 64 + c.rs[sel[one]])
-    twice = np.zeros(n, dtype=bool)
-    twice[key[1:][key[1:] == key[:-1]] // 64] = True
-    bits[~twice] = 0
-    if not bits.any():
+    # Necessary, per slot: a reference word read exactly (one word) from two test words (rw),
+    # no multi-word tail, a contested object ...
+    one = (c.tl[sel] == 1) & (c.rl[sel] == 1)
+    ex = one & (c.stage[sel] == EXACT)
+    width = int(c.rs[sel].max()) + 1 if sel.size else 1
+    rkey, t_ex = slot[ex] * width + c.rs[sel[ex]], c.ts[sel[ex]].astype(np.int64)
+    reads = np.bincount(rkey, minlength=n * width)
+    on = (reads.reshape(n, width) > 1).any(axis=1) & ~t_mw & (flagged != 0)
+    rows = np.flatnonzero(one & (c.stage[sel] != EXACT) & on[slot])
+    if rows.size == 0:
         return None
-    # ... and a state holding one such, equal with another on three terms, not on four
-    cand = np.flatnonzero(bits[owner] != 0)
+    # ... non-exact one-word, contested, of fewer proposals than the beam (X), or not (bp)
+    few = nprops(c, sel[rows]) < beam
+    xbits, big = (
+        or_by(slot[rows], np.where(m, cbit[rows], np.uint64(0)), n) & flagged for m in (few, ~few)
+    )
+    if not xbits.any():
+        return None
+    # ... and a state holding an X, equal with another on three terms, not on four
+    cand = np.flatnonzero(xbits[owner] != 0)
     g = cand[np.lexsort((rank[cand] // fourth, rank[cand] // third, owner[cand]))]
     k3 = owner[g] * (1 << 40) + rank[g] // third  # (ranks are far below 2**40 thirds)
     start = np.flatnonzero(np.r_[True, k3[1:] != k3[:-1]])
     size = np.diff(start, append=g.size)
-    gid = np.repeat(np.arange(start.size), size)
     k4 = rank[g] // fourth
     mixed = np.minimum.reduceat(k4, start) != np.maximum.reduceat(k4, start)
-    xs = mixed[gid] & ((sbits[g] & bits[owner[g]]) != 0)
-    if not xs.any():
+    xs = np.flatnonzero(np.repeat(mixed, size) & ((sbits[g] & xbits[owner[g]]) != 0))
+    if xs.size == 0:
         return None
-    # the states of the groups where an X state exists: per-state tables, renumbered 0 .. m-1
-    use = np.flatnonzero(mixed[gid])
-    states = g[use]
-    u_gid = gid[use]
-    state, obj = held(states)
-    m = states.size
-    tables = _tables(
-        c, (span, order, sspan), (state, obj), m, (obit, ocbit, flagged), owner[states]
+    # per slot, the test words of exact one-word readings of a reference word read from a later
+    # (``early``) or an earlier (``late``) test word too, and of the X objects
+    first, last = np.full(n * width, 64), np.full(n * width, -1)
+    np.minimum.at(first, rkey, t_ex)
+    np.maximum.at(last, rkey, t_ex)
+    one_t = np.left_shift(np.uint64(1), t_ex.astype(np.uint64))
+    early, late = (
+        or_by(slot[ex], np.where(m, one_t, np.uint64(0)), n)
+        for m in (t_ex < last[rkey], t_ex > first[rkey])
     )
-    # every (X state, other state) of a group, different on four terms
-    u_start = np.flatnonzero(np.r_[True, u_gid[1:] != u_gid[:-1]])
-    u_size = np.diff(u_start, append=m)
-    at = np.repeat(u_start, u_size)
-    cnt = np.repeat(u_size, u_size)
-    xi = np.flatnonzero(xs[use])
-    i, j = expand_ranges(at[xi], cnt[xi])
-    i = xi[i]
-    w = rank[states[i]] // fourth != rank[states[j]] // fourth
+    xo = rows[few][(cbit[rows[few]] & flagged[slot[rows[few]]]) != 0]
+    lo = np.searchsorted(slot[xo], owner[g[xs]])
+    e, k = expand_ranges(lo, np.searchsorted(slot[xo], owner[g[xs]], "right") - lo)
+    has = (sbits[g[xs[e]]] & cbit[xo[k]]) != 0
+    tx = np.zeros(g.size, dtype=np.uint64)
+    bit = np.left_shift(np.uint64(1), c.ts[sel[xo[k[has]]]].astype(np.uint64))
+    np.bitwise_or.at(tx, xs[e[has]], bit)
+    # every (X state, other state) of a group, different on four terms, where the X state holds
+    # an X whose test word the other leaves unread (nx), no contested object of more proposals
+    # the other lacks (bp), and the other no contested non-exact one-word object the X state
+    # lacks (presence bits, used test words)
+    at, cnt = np.repeat(start, size), np.repeat(size, size)
+    i, j = expand_ranges(at[xs], cnt[xs])
+    i = xs[i]
+    # (the X state reads one test word more per X it holds: its other extra matches and the
+    # other's are one-to-one on reference words)
+    ui, uj = used[g[i]], used[g[j]]
+    w = (k4[i] != k4[j]) & ((tx[i] & ~uj) != 0) & (popcount(ui) > popcount(uj))
+    # (the test words only the other reads are its extra readings: exact, of a reference word
+    # the X state reads later; those only the X state reads, its Xs and such later readings)
+    xt = or_by(owner[g], tx, n)
+    q = owner[g[i]]
+    w &= ((uj & ~ui & ~early[q]) == 0) & ((ui & ~uj & ~(late[q] | xt[q])) == 0)
     i, j = i[w], j[w]
-    fire = _fires(tables, i, j, beam)
+    si, sj, q = sbits[g[i]], sbits[g[j]], owner[g[i]]
+    w = ((si & big[q] & ~sj) == 0) & ((sj & (xbits[q] | big[q]) & ~si) == 0)
+    i, j = i[w], j[w]
+    if i.size == 0:
+        return None
+    # per-state tables of the states of those, renumbered 0 .. m - 1
+    u, inv = np.unique(np.concatenate((i, j)), return_inverse=True)
+    state, obj = held(g[u])
+    tables = _tables(c, (state, obj), u.size, (obit, ocbit, flagged), owner[g[u]])
+    fire = _fires(tables, inv[: i.size], inv[i.size :], beam)
     keep = np.ones(rank.size, dtype=bool)
-    keep[states[i[fire]]] = False
+    keep[g[i[fire]]] = False
     return keep
 
 
+def nprops(c: Candidates, rows: np.ndarray) -> np.ndarray:
+    """How many proposals the span pair of each row of ``c`` has (``c`` sorted by pair and
+    span pair: a span pair's rows are consecutive)."""
+    table = _span_pair(c, rows_of_pairs(c, rows)[1])  # (ascending)
+    key = _span_pair(c, rows)
+    return np.searchsorted(table, key, "right") - np.searchsorted(table, key)
+
+
 def _span_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
-    """A key of each row's pair and span pair (its proposals share it)."""
+    """A key of each row's pair and span pair, ascending with ``c``'s order."""
     p, t, r = c.pair[rows].astype(np.int64), c.ts[rows], c.rs[rows]
     return (((p * 64 + t) * 64 + c.tl[rows]) * 64 + r) * 64 + c.rl[rows]
 
 
-def _tables(c: Candidates, spans: tuple, held: tuple, m: int, bits: tuple, q) -> tuple:
-    """Per state (``m``) and reference position: the match's identity (test start + 1, stage)
-    or 0, its test start, contested non-exact one-word, exact one-word, its span pair's
-    proposals; per state: a multi-word match, the test words read, D."""
-    _, _, sspan = spans
+def _tables(c: Candidates, held: tuple, m: int, bits: tuple, q) -> tuple:
+    """Per state (``m``, ``q``: their slots) and reference position: the match's identity (test
+    start + 1, stage) or 0, its test start, contested non-exact one-word, exact one-word, its
+    span pair's proposals; per state: a multi-word match, the test words read, D."""
     state, obj = held
     obit, ocbit, flagged = bits
     ts, rs = c.ts[obj].astype(np.int64), c.rs[obj].astype(np.int64)
     one = (c.tl[obj] == 1) & (c.rl[obj] == 1)
     con = ((obit[obj] & ocbit[obj] & flagged[q[state]]) != 0) & one & (c.stage[obj] != EXACT)
-    sp = _span_pair(c, obj)
-    nprop = np.searchsorted(sspan, sp, "right") - np.searchsorted(sspan, sp)
+    nprop = np.zeros(obj.size, dtype=np.int64)
+    nprop[con] = nprops(c, obj[con])
     shape = (m, int(rs.max()) + 1 if rs.size else 1)
-    rid, tr = np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
+    rid, tr, npt = (np.zeros(shape, dtype=np.int64) for _ in range(3))
     rid[state, rs] = (ts + 1) * 8 + c.stage[obj]
     tr[state, rs] = ts
+    npt[state, rs] = nprop
     cn, ex = np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool)
     cn[state, rs] = con
     ex[state, rs] = one & (c.stage[obj] == EXACT)
-    npt = np.zeros(shape, dtype=np.int64)
-    npt[state, rs] = nprop
     mw = np.zeros(m, dtype=bool)
     mw[state[~one]] = True
     tread = np.zeros(m, dtype=np.uint64)
