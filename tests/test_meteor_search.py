@@ -18,7 +18,7 @@ from sparsecider._kernels import arrays
 from sparsecider.metrics.meteor import beam
 from sparsecider.metrics.meteor.align import align
 from sparsecider.metrics.meteor.batch import Candidates, find_sorted
-from sparsecider.metrics.meteor.farther import far_order
+from sparsecider.metrics.meteor.farther import far_drops
 from sparsecider.metrics.meteor.paths import (
     CROSS,
     DIAGONAL,
@@ -561,34 +561,37 @@ def test_pairs_handed_to_the_per_pair_search_keep_the_beam(monkeypatch):
     assert (sorted(per_pair), got) == (want, want)
 
 
-def test_far_order_of_a_contested_match_against_an_earlier_exact_reading():
-    # spec53a (METEOR_BEHAVIOUR.md 6.5, N122, N127), toy AW1 `a b hit a`/`x y z w hits a`: A = {X =
+def test_far_drops_of_a_contested_match_against_an_earlier_exact_reading():
+    # spec54a (METEOR_BEHAVIOUR.md 6.3, N130, N133), toy AW1 `a b hit a`/`x y z w hits a`: A = {X =
     # `hit`/`hits` t2-r4 (stem, contested; stem + synonym: two proposals), W = `a` t3-r5}, B =
-    # {`a` t0-r5}: B reads W's reference word from an earlier test word; sums |2 - 4| + |3 - 5| =
-    # 4 < |0 - 5| = 5: B first, from a beam of 3 (larger than X's two proposals).
+    # {`a` t0-r5}, equal on the key's first three terms, not on the fourth (ranks 100, 110 with
+    # units 100, 10): B reads W's reference word from an earlier test word; weighted distances
+    # (2 - 1)|2 - 4| + |3 - 5| = 4 < |0 - 5| = 5: A is dropped, from a beam of 3 (larger than X's
+    # two proposals), wherever it stands in the list.
+    units = (100, 10)
     x, w, e = (2, 1, 4, 1, 1), (3, 1, 5, 1, 0), (0, 1, 5, 1, 0)
     props = {(2, 1, 4, 1): [1, 2], (3, 1, 5, 1): [0], (0, 1, 5, 1): [0]}
     a, b = (frozenset({x, w}), frozenset({x})), (frozenset({e}), frozenset())
-    assert far_order(a, b, 3, props) == 1 and far_order(b, a, 3, props) == -1
-    assert far_order(a, b, 2, props) == 0  # the beam holds no more than X's proposals
-    # AW4 `a hit a`/`x y z hits a`: 2 + 2 = 4 against |0 - 4| = 4, the keys decide
+    assert far_drops([(100, *a), (110, *b)], 3, props, units) == {0}
+    assert far_drops([(110, *b), (100, *a)], 3, props, units) == {1}
+    assert far_drops([(100, *a), (110, *b)], 2, props, units) == set()  # beam <= X's proposals
+    assert far_drops([(100, *a), (105, *b)], 3, props, units) == set()  # equal on four terms
+    assert far_drops([(100, *a), (210, *b)], 3, props, units) == set()  # not on three
+    # X proposed three times: (3 - 1) * 2 + 2 = 6 > 5, A kept
+    p3 = {**props, (2, 1, 4, 1): [1, 2, 3]}
+    assert far_drops([(100, *a), (110, *b)], 40, p3, units) == set()
+    # AW4 `a hit a`/`x y z hits a`: 2 + 2 = 4 against |0 - 4| = 4, equal: kept
     x4, w4, e4 = (1, 1, 3, 1, 1), (2, 1, 4, 1, 0), (0, 1, 4, 1, 0)
     p4 = {(1, 1, 3, 1): [1, 2], (2, 1, 4, 1): [0], (0, 1, 4, 1): [0]}
-    assert (
-        far_order((frozenset({x4, w4}), frozenset({x4})), (frozenset({e4}), frozenset()), 40, p4)
-        == 0
-    )
+    fin4 = [(100, frozenset({x4, w4}), frozenset({x4})), (110, frozenset({e4}), frozenset())]
+    assert far_drops(fin4, 40, p4, units) == set()
+
     # not when the other reads X's test word, W's word from a LATER test word, a multi-word match
     # in either, or an inexact earlier reading
-    assert far_order(a, (frozenset({e, (2, 1, 0, 1, 0)}), frozenset()), 40, props) == 0
-    assert (
-        far_order(
-            (frozenset({x, (0, 1, 5, 1, 0)}), frozenset({x})),
-            (frozenset({w}), frozenset()),
-            40,
-            props,
-        )
-        == 0
-    )
-    assert far_order(a, (frozenset({e, (4, 2, 6, 2, 3)}), frozenset()), 40, props) == 0
-    assert far_order(a, (frozenset({(0, 1, 5, 1, 2)}), frozenset()), 40, props) == 0
+    def drops(other: frozenset, mine: tuple = a) -> set:
+        return far_drops([(100, *mine), (110, other, frozenset())], 40, props, units)
+
+    assert drops(frozenset({e, (2, 1, 0, 1, 0)})) == set()
+    assert drops(frozenset({w}), (frozenset({x, (0, 1, 5, 1, 0)}), frozenset({x}))) == set()
+    assert drops(frozenset({e, (4, 2, 6, 2, 3)})) == set()
+    assert drops(frozenset({(0, 1, 5, 1, 2)})) == set()

@@ -56,7 +56,7 @@ from .earlier import tie_order
 from .enclosed import enclosed, exposed_squares
 from .excused import excused_drops
 from .farrival import far_ranker, far_rivals
-from .farther import far_rule, far_states
+from .farther import far_drops, may_drop
 from .matchers import EXACT, exact_one
 from .order import option_key
 from .orphans import Orphans, end_twins, inner_rivals
@@ -80,6 +80,7 @@ __all__ = ["BEAM", "KEY_TERMS", "align", "chunk_count", "options", "place_values
 
 #: The jar's beam size (its usage text: ``-x beamSize (default 40)``).
 BEAM = 40
+UNITS = (SINGLE, CERT)  # the packed rank's weights of the key's third and fourth terms
 
 Match = tuple[int, int, int, int, int]  # t_start, t_len, r_start, r_len, stage
 
@@ -355,29 +356,39 @@ def _search(
                         flag(k)
             if len(flagged) != before:
                 states.sort(key=lambda s: rank_of(s, marks))
-    far = far_rule(beam, props, (SINGLE, CERT))  # spec53a (.farther)
-    return sorted(objs[k] for k in _answer(states, marks, objs, by_r, can, far))
+    return sorted(objs[k] for k in _answer(states, marks, objs, by_r, can, (beam, props)))
+
+
+def _chain(st) -> list[int]:
+    """The objects a state holds, in reference order."""
+    node, ks = st[5], []
+    while node is not None:
+        ks.append(node[0])
+        node = node[1]
+    return ks[::-1]
 
 
 def _answer(states, marks, objs, by_r, can, far) -> list[int]:
-    """The first state's objects, or with ties the paths' choice (spec39a, 47a: :mod:`.paths`)."""
+    """The first state's objects, or with ties the paths' choice (spec39a, 47a: :mod:`.paths`);
+    first spec54a's drops (``far``: the beam and the pair's proposals, :mod:`.farther`)."""
     ranks = [rank_of(st, marks) for st in states]
     drops = excused_drops(states, objs)  # spec50b: a state lifted, the whole list (.excused)
     if drops:
         ranks = [r - d for r, d in zip(ranks, drops, strict=True)]
-        n, lex = len(states), (lambda k: k in marks[0] and can[k])
+
+    def contested(k: int) -> bool:
+        return k in marks[0] and can[k]
+
+    if any(contested(k) for st in states for k in st[1]) and may_drop(sorted(ranks), UNITS):
+        fin = lex_finals([_chain(st) for st in states], ranks, objs, contested)
+        if out := far_drops(fin, *far, UNITS):  # spec54a (.farther): the whole list
+            keep = [i for i in range(len(states)) if i not in out]
+            states, ranks = [states[i] for i in keep], [ranks[i] for i in keep]
+    if drops:
+        n, lex = len(states), contested
     else:
-        held = [st[1] for st in states]
-        n, lex = lex_states(ranks, CERT, held, objs, marks[0], can)
-        if (g := far_states(ranks, n, held, marks[0], can, SINGLE)) > n:  # spec53a (.farther)
-            n, lex = g, (lambda k: k in marks[0] and can[k])
-    chains = []
-    for st in states[:n]:
-        node, ks = st[5], []
-        while node is not None:
-            ks.append(node[0])
-            node = node[1]
-        chains.append(ks[::-1])  # reference order
+        n, lex = lex_states(ranks, CERT, [st[1] for st in states], objs, marks[0], can)
+    chains = [_chain(st) for st in states[:n]]
     if n == 1:
         return chains[0]
     place = {k: i for here in by_r.values() for i, k in enumerate(here)}
@@ -385,7 +396,7 @@ def _answer(states, marks, objs, by_r, can, far) -> list[int]:
     # (spec46b: the test positions each state reads with exact one-word matches)
     reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
     finals = lex_finals(chains, ranks, objs, lex) if lex else None
-    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains), CERT, far)]
+    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains), CERT)]
 
 
 def _check1(here, added, present, objs, flag) -> None:

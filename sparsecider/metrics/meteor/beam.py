@@ -28,7 +28,7 @@ from .earlier import tie_rows
 from .enclosed import enclosed_rows, exposed_square_rows
 from .excused import excused_rows
 from .farrival import far_pairs, per_pair_rows
-from .farther import FarRows
+from .farther import far_keep_rows
 from .matchers import EXACT
 from .order import option_order
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
@@ -357,12 +357,28 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
     rank -= (lift := excused_rows(c, sel, slot_of, (owner, snode[row], w_obj, nc_arr, np_arr)))
+    # spec54a (.farther): states dropped before the final sort, the whole list at once
+    mk, sp = (cbit, flagged, obit, ocbit), slot_of[p_all]
+    t_mw = np.zeros(n_slots, dtype=bool)
+    t_mw[slot_of[c.pair[tail[(c.tl[tail] > 1) | (c.rl[tail] > 1)]]]] = True
+    keep = far_keep_rows(
+        c,
+        sel,
+        sp,
+        mk,
+        (rank, owner, sbits[row], sused[row], t_mw),
+        _held_by(snode, row, (nc_arr, np_arr, w_obj)),
+        (_SINGLE, _CERT),
+        BEAM,
+    )
+    if keep is not None:
+        owner, row, rank, lift = owner[keep], row[keep], rank[keep], lift[keep]
+        count = np.bincount(owner, minlength=n_slots)
     tied = np.flatnonzero(rank == np.minimum.reduceat(rank, np.cumsum(count) - count)[owner])
     best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
     # spec47a (:mod:`.paths`): where it can act, the states equal with the best on four terms
-    mk, tails, sp = (cbit, flagged, obit, ocbit), (tail, slot_of[c.pair[tail]]), slot_of[p_all]
-    far = FarRows((_SINGLE, _CERT), BEAM)  # spec53a: or on three terms (.farther)
-    tied, lex = lex_rows(c, sel, sp, mk, tails, (rank, owner, tied, sbits[row], lift), _CERT, far)
+    tails = (tail, slot_of[c.pair[tail]])
+    tied, lex = lex_rows(c, sel, sp, mk, tails, (rank, owner, tied, sbits[row], lift), _CERT)
     n_tied = np.bincount(owner[tied], minlength=n_slots)
     tied = tied[n_tied[owner[tied]] > 1]
     if tied.size:
@@ -393,6 +409,18 @@ def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> No
         f = np.where(hit, (present[bo] & otgm & cand_bits) | ocbit, _Z)
         fq = np.flatnonzero(heads(bq))
         flagged[bq[fq]] |= np.bitwise_or.reduceat(f, fq)
+
+
+def _held_by(snode, row, nodes):
+    """``held(states) -> (state, object)``: the objects (rows of the candidates) the final
+    states ``states`` hold, their tail left out (``nodes``: node objects, parents, objects)."""
+    nc_arr, np_arr, w_obj = nodes
+
+    def held(states):
+        state, k = held_rows(snode[row[states]], nc_arr, np_arr)
+        return state, w_obj[k]
+
+    return held
 
 
 def _or_by_slot(n: int, slot: np.ndarray, bits: np.ndarray) -> np.ndarray:

@@ -207,7 +207,6 @@ def first_by_path(
     finals: list[tuple] | None = None,
     sib: Callable | None = None,
     unit: int | None = None,
-    far: Callable | None = None,
 ) -> int:
     """Which of the tied states of one pair the final sort puts first (module docstring).
 
@@ -229,9 +228,6 @@ def first_by_path(
         The packed rank's unit of the key's fifth term: given, spec47a's order acts only
         between states equal on the first four terms (``rank // unit``), so that ``finals``
         may hold every final state (:mod:`.excused`); none, all are.
-    far : callable, optional
-        spec53a's order (:func:`.farther.far_rule`) for two states of different ranks that
-        spec47a's does not order.
 
     Returns
     -------
@@ -252,7 +248,6 @@ def first_by_path(
         if ri == rk:
             return tied(i, k)
         x = lex_order(si, sk) if unit is None or ri // unit == rk // unit else 0
-        x = x or (far(si, sk, ri, rk) if far is not None else 0)  # spec53a (.farther)
         return x < 0 if x else ri < rk
 
     return _sort_first(len(paths), less)
@@ -285,8 +280,7 @@ def first_by_path_rows(
         :mod:`.excused`, numbered in the order of the last search step and sorted in
         ``order``), and spec47a's order (:func:`lex_less_rows`) orders those of different ranks
         and the same first four terms where it applies, the ranks where not (as
-        :func:`first_by_path`'s ``finals``); a fifth item, spec53a's comparison
-        (:meth:`.farther.FarRows.tables`) or None, orders states equal on three terms only.
+        :func:`first_by_path`'s ``finals``).
     sibs : callable, optional
         spec48b's sibling rule (:func:`.siblings.sibling_rows`), if it can act.
 
@@ -320,13 +314,10 @@ def first_by_path_rows(
             out = np.where(fire, first, out)
         if finals is None:
             return out
-        (rank, tables, four, _), far = finals[:4], finals[4] if len(finals) > 4 else None
+        rank, tables, four, _ = finals
         d = np.flatnonzero(rank[u] != rank[v])  # (spec47a reads only states of different ranks)
         fire, lt = lex_less_rows(tables, u[d], v[d])
         fire &= four[u[d]] == four[v[d]]
-        if far is not None:  # spec53a (.farther): equal on three terms, not on four
-            f53, lt53 = far(u[d], v[d])
-            fire, lt = fire | f53, np.where(f53, lt53, lt)
         out[d] = np.where(fire, lt, rank[u[d]] < rank[v[d]])
         return out
 
@@ -362,9 +353,7 @@ def lex_tables(n: int, held: tuple) -> tuple:
     return ident_t, r_t, c_t, far, mw
 
 
-def lex_rows(
-    c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple, unit: int, far=None
-):
+def lex_rows(c: Candidates, sel, slot, marks: tuple, tail: tuple, ranked: tuple, unit: int):
     """:func:`lex_states` for the array search: which final states the final sort orders.
 
     ``sel``: the searched objects (rows of ``c``), ``slot``: their pairs' slots; ``marks``: the
@@ -382,7 +371,6 @@ def lex_rows(
     step's order; ``finals`` then carries the order to sort them in (the last sort's: by rank
     before the rule's change, the tail's chunk in).  Where no state of a pair is lifted, the
     tied prefix decides the first as the whole sort would (as :func:`first_by_path`'s callers).
-    ``far``: spec53a's :class:`.farther.FarRows` (its states and comparison), or None.
     """
     cbit, flagged, obit, ocbit = marks
     rank, owner, tied, sbits, lift = ranked
@@ -405,9 +393,6 @@ def lex_rows(
     # (and a state of them holds such an object)
     on = np.bincount(owner[grp], weights=(sbits[grp] & bits[owner[grp]]) != 0, minlength=n) > 0
     on &= np.bincount(owner[grp], minlength=n) > np.bincount(owner[tied], minlength=n)
-    if far is not None:  # spec53a: or those equal with it on three terms (.farther)
-        mk, rk = (cbit, flagged), (rank, owner, sbits, low)
-        grp, on = far.group(c, sel, slot, mk, rk, (t_mw, whole), grp, on)
     if not on.any() and not whole.any():
         return tied, None
     every = np.flatnonzero(whole[owner])  # (all their final states, in the last sort's order)
@@ -426,12 +411,7 @@ def lex_rows(
             # the last sort's order: by the ranks before the rule's change (the tail's chunk in)
             pre = rank[states] + lift[states]
             order = np.lexsort((np.arange(q.size), np.where(whole[q], pre, 0), q))
-        f = (
-            None
-            if far is None
-            else far.tables(states.size, state, obj, contested, (rank[states], t_mw[q], q))
-        )
-        return rank[states], tables, rank[states] // unit, order, f
+        return rank[states], tables, rank[states] // unit, order
 
     return tied, lex
 
