@@ -128,6 +128,7 @@ def far_keep_rows(
     gain = gain.reshape(n, width).sum(axis=1)
     on = (gain > 0) & pre
     rows = np.flatnonzero(one & (c.stage[sel] != EXACT) & on[slot])
+    rows = rows[(cbit[rows] & flagged[slot[rows]]) != 0]  # (contested: others never count)
     if rows.size == 0:
         return None
     # ... non-exact one-word, contested, of fewer proposals than the beam (X), or not (bp)
@@ -172,8 +173,7 @@ def far_keep_rows(
         or_by(slot[ex], np.where(m, one_t, np.uint64(0)), n)
         for m in (t_ex < last[rkey], t_ex > first[rkey])
     )
-    xm = (cbit[rows[few]] & flagged[slot[rows[few]]]) != 0
-    xo, xc = rows[few][xm], xcost_of[xm]
+    xo, xc = rows[few], xcost_of
     lo = np.searchsorted(slot[xo], owner[g[xs]])
     e, k = expand_ranges(lo, np.searchsorted(slot[xo], owner[g[xs]], "right") - lo)
     has = (sbits[g[xs[e]]] & cbit[xo[k]]) != 0
