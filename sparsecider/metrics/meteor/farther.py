@@ -108,49 +108,90 @@ def far_keep_rows(
     # Necessary, per slot: a reference word read exactly (one word) from two test words (rw),
     # no multi-word tail, a contested object ...
     one = (c.tl[sel] == 1) & (c.rl[sel] == 1)
-    ex = one & (c.stage[sel] == EXACT)
+    pre = (flagged != 0) & ~t_mw
+    ex = one & (c.stage[sel] == EXACT) & pre[slot]  # (the exact readings of those slots only)
     width = int(c.rs[sel].max()) + 1 if sel.size else 1
     rkey, t_ex = slot[ex] * width + c.rs[sel[ex]], c.ts[sel[ex]].astype(np.int64)
-    reads = np.bincount(rkey, minlength=n * width)
-    on = (reads.reshape(n, width) > 1).any(axis=1) & ~t_mw & (flagged != 0)
+    # ... and D(A) > D(S) possible: S gains at most |first - r| - |t - r| (> 0) for each exact
+    # (t, r) it reads later than r's first exact reading ``first`` (A reads r from t' < t; the
+    # farthest t' is ``first``), and pays (p - 1)|t - r| >= 0 for each X (common matches
+    # cancel): the slot's largest total gain must exceed its cheapest X (below, per X state)
+    first = np.full(n * width, 64)
+    np.minimum.at(first, rkey, t_ex)
+    later = t_ex > first[rkey]
+    r_ex = rkey[later] % width
+    g_obj = np.abs(first[rkey[later]] - r_ex) - np.abs(t_ex[later] - r_ex)
+    gain = np.zeros(n * width, dtype=np.int64)
+    np.maximum.at(gain, rkey[later], g_obj)
+    pe = np.flatnonzero(ex)[later][g_obj > 0]
+    pg = g_obj[g_obj > 0]
+    gain = gain.reshape(n, width).sum(axis=1)
+    on = (gain > 0) & pre
     rows = np.flatnonzero(one & (c.stage[sel] != EXACT) & on[slot])
+    rows = rows[(cbit[rows] & flagged[slot[rows]]) != 0]  # (contested: others never count)
     if rows.size == 0:
         return None
     # ... non-exact one-word, contested, of fewer proposals than the beam (X), or not (bp)
-    few = nprops(c, sel[rows]) < beam
+    npr = nprops(c, sel[rows])
+    few = npr < beam
+    xsel = sel[rows[few]]
+    xcost_of = (npr[few] - 1) * np.abs(c.ts[xsel].astype(np.int64) - c.rs[xsel])
+    cost = np.full(n, 1 << 40)
+    np.minimum.at(cost, slot[rows[few]], xcost_of)
     xbits, big = (
         or_by(slot[rows], np.where(m, cbit[rows], np.uint64(0)), n) & flagged for m in (few, ~few)
     )
+    xbits[gain <= cost] = 0
     if not xbits.any():
         return None
     # ... and a state holding an X, equal with another on three terms, not on four
     cand = np.flatnonzero(xbits[owner] != 0)
-    g = cand[np.lexsort((rank[cand] // fourth, rank[cand] // third, owner[cand]))]
-    k3 = owner[g] * (1 << 40) + rank[g] // third  # (ranks are far below 2**40 thirds)
+    k3 = owner[cand] * (1 << 40) + rank[cand] // third  # (ranks are far below 2**40 thirds)
+    # (grouped by k3 only: the pairs below need no order inside a group; often already sorted)
+    if k3.size > 1 and (k3[1:] < k3[:-1]).any():
+        order = np.argsort(k3, kind="stable")
+        cand, k3 = cand[order], k3[order]
+    g = cand
     start = np.flatnonzero(np.r_[True, k3[1:] != k3[:-1]])
     size = np.diff(start, append=g.size)
     k4 = rank[g] // fourth
     mixed = np.minimum.reduceat(k4, start) != np.maximum.reduceat(k4, start)
-    xs = np.flatnonzero(np.repeat(mixed, size) & ((sbits[g] & xbits[owner[g]]) != 0))
+    # (an X state reads more test words than its alt: fewer than the group's fewest, never)
+    pc = popcount(used[g])
+    few_pc = np.repeat(np.minimum.reduceat(pc, start), size)
+    xs = np.flatnonzero(
+        np.repeat(mixed, size) & ((sbits[g] & xbits[owner[g]]) != 0) & (pc > few_pc)
+    )
     if xs.size == 0:
         return None
     # per slot, the test words of exact one-word readings of a reference word read from a later
     # (``early``) or an earlier (``late``) test word too, and of the X objects
-    first, last = np.full(n * width, 64), np.full(n * width, -1)
-    np.minimum.at(first, rkey, t_ex)
+    last = np.full(n * width, -1)
     np.maximum.at(last, rkey, t_ex)
     one_t = np.left_shift(np.uint64(1), t_ex.astype(np.uint64))
     early, late = (
         or_by(slot[ex], np.where(m, one_t, np.uint64(0)), n)
         for m in (t_ex < last[rkey], t_ex > first[rkey])
     )
-    xo = rows[few][(cbit[rows[few]] & flagged[slot[rows[few]]]) != 0]
+    xo, xc = rows[few], xcost_of
     lo = np.searchsorted(slot[xo], owner[g[xs]])
     e, k = expand_ranges(lo, np.searchsorted(slot[xo], owner[g[xs]], "right") - lo)
     has = (sbits[g[xs[e]]] & cbit[xo[k]]) != 0
     tx = np.zeros(g.size, dtype=np.uint64)
     bit = np.left_shift(np.uint64(1), c.ts[sel[xo[k[has]]]].astype(np.uint64))
     np.bitwise_or.at(tx, xs[e[has]], bit)
+    # (per X state: the gains of the later exact readings it holds against its cheapest X;
+    # a reading of no presence bit counted as held)
+    xcost = np.full(xs.size, 1 << 40)
+    np.minimum.at(xcost, e[has], xc[k[has]])
+    lo = np.searchsorted(slot[pe], owner[g[xs]])
+    e, k = expand_ranges(lo, np.searchsorted(slot[pe], owner[g[xs]], "right") - lo)
+    pb = obit[sel[pe[k]]]
+    has = (pb == 0) | ((sbits[g[xs[e]]] & pb) != 0)
+    sgain = np.bincount(e[has], weights=pg[k[has]], minlength=xs.size)
+    xs = xs[sgain > xcost]
+    if xs.size == 0:
+        return None
     # every (X state, other state) of a group, different on four terms, where the X state holds
     # an X whose test word the other leaves unread (nx), no contested object of more proposals
     # the other lacks (bp), and the other no contested non-exact one-word object the X state
@@ -173,11 +214,26 @@ def far_keep_rows(
     i, j = i[w], j[w]
     if i.size == 0:
         return None
-    # per-state tables of the states of those, renumbered 0 .. m - 1
-    u, inv = np.unique(np.concatenate((i, j)), return_inverse=True)
+    # D and the multi-word matches of the states of those first (D(A) > D(S) leaves about a
+    # quarter), then the per-state tables of the states left only, renumbered 0 .. m - 1
+    left = np.zeros(g.size, dtype=bool)
+    left[i] = left[j] = True
+    u = np.flatnonzero(left)
+    num = np.cumsum(left) - 1
     state, obj = held(g[u])
-    tables = _tables(c, (state, obj), u.size, (obit, ocbit, flagged), owner[g[u]])
-    fire = _fires(tables, inv[: i.size], inv[i.size :], beam)
+    objs = _objects(c, obj, (obit, ocbit, flagged), owner[g[u]][state])
+    mw, dist = _distances(state, objs, u.size)
+    x, o = num[i], num[j]
+    w = ~mw[x] & ~mw[o] & (dist[o] > dist[x])
+    if not w.any():
+        return None
+    i, x, o = i[w], x[w], o[w]
+    left = np.zeros(u.size, dtype=bool)
+    left[x] = left[o] = True
+    new = np.cumsum(left) - 1
+    on = left[state]
+    tables = _tables(c, (new[state[on]], obj[on]), tuple(a[on] for a in objs), int(left.sum()))
+    fire = _fires(tables, new[x], new[o], beam)
     keep = np.ones(rank.size, dtype=bool)
     keep[g[i[fire]]] = False
     return keep
@@ -197,17 +253,34 @@ def _span_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
     return (((p * 64 + t) * 64 + c.tl[rows]) * 64 + r) * 64 + c.rl[rows]
 
 
-def _tables(c: Candidates, held: tuple, m: int, bits: tuple, q) -> tuple:
-    """Per state (``m``, ``q``: their slots) and reference position: the match's identity (test
-    start + 1, stage) or 0, its test start, contested non-exact one-word, exact one-word, its
-    span pair's proposals; per state: a multi-word match, the test words read, D."""
-    state, obj = held
+def _objects(c: Candidates, obj: np.ndarray, bits: tuple, q: np.ndarray) -> tuple:
+    """Per held object (rows of ``c``; ``q``: their states' slots): test and reference start,
+    one-word, contested non-exact one-word, its span pair's proposals (contested ones only)."""
     obit, ocbit, flagged = bits
     ts, rs = c.ts[obj].astype(np.int64), c.rs[obj].astype(np.int64)
     one = (c.tl[obj] == 1) & (c.rl[obj] == 1)
-    con = ((obit[obj] & ocbit[obj] & flagged[q[state]]) != 0) & one & (c.stage[obj] != EXACT)
+    con = ((obit[obj] & ocbit[obj] & flagged[q]) != 0) & one & (c.stage[obj] != EXACT)
     nprop = np.zeros(obj.size, dtype=np.int64)
     nprop[con] = nprops(c, obj[con])
+    return ts, rs, one, con, nprop
+
+
+def _distances(state: np.ndarray, objs: tuple, m: int) -> tuple:
+    """Per state (``m``): whether it holds a multi-word match, and D (its contested non-exact
+    one-word matches weighted by their proposals - 1)."""
+    ts, rs, one, con, nprop = objs
+    mw = np.zeros(m, dtype=bool)
+    mw[state[~one]] = True
+    weight = np.where(con, nprop - 1, 1)
+    return mw, np.bincount(state, weights=np.abs(ts - rs) * weight, minlength=m)
+
+
+def _tables(c: Candidates, held: tuple, objs: tuple, m: int) -> tuple:
+    """Per state (``m``) and reference position: the match's identity (test start + 1, stage)
+    or 0, its test start, contested non-exact one-word, exact one-word, its span pair's
+    proposals; per state: the test words read."""
+    state, obj = held
+    ts, rs, one, con, nprop = objs
     shape = (m, int(rs.max()) + 1 if rs.size else 1)
     rid, tr, npt = (np.zeros(shape, dtype=np.int64) for _ in range(3))
     rid[state, rs] = (ts + 1) * 8 + c.stage[obj]
@@ -216,23 +289,18 @@ def _tables(c: Candidates, held: tuple, m: int, bits: tuple, q) -> tuple:
     cn, ex = np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool)
     cn[state, rs] = con
     ex[state, rs] = one & (c.stage[obj] == EXACT)
-    mw = np.zeros(m, dtype=bool)
-    mw[state[~one]] = True
     tread = np.zeros(m, dtype=np.uint64)
     np.bitwise_or.at(tread, state[one], np.left_shift(np.uint64(1), ts[one].astype(np.uint64)))
-    weight = np.where(con, nprop - 1, 1)
-    dist = np.bincount(state, weights=np.abs(ts - rs) * weight, minlength=m)
-    return rid, tr, cn, ex, npt, mw, tread, dist
+    return rid, tr, cn, ex, npt, tread
 
 
 def _fires(tables: tuple, x: np.ndarray, o: np.ndarray, beam: int) -> np.ndarray:
     """Whether the X state ``x`` is dropped for the alt ``o`` (equal on three terms, not on
-    four), per entry."""
-    rid, tr, con, ex, nprop, mw, tread, dist = tables
-    fire = ~mw[x] & ~mw[o] & (dist[o] > dist[x])
+    four, no multi-word match, D(o) > D(x)), per entry."""
+    rid, tr, con, ex, nprop, tread = tables
     ne = rid[x] != rid[o]
     cx = con[x] & ne
-    fire &= cx.any(axis=1) & ~(con[o] & ne).any(axis=1)
+    fire = cx.any(axis=1) & ~(con[o] & ne).any(axis=1)
     only_o = (rid[o] != 0) & ne
     only_x = (rid[x] != 0) & ne & ~con[x]
     fire &= only_o.any(axis=1) & (only_o == only_x).all(axis=1)
