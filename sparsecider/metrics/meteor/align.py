@@ -51,6 +51,7 @@ from functools import reduce
 from operator import and_
 
 from .certain import certain, short_siblings
+from .cover import cov_states
 from .diagonal import diagonal_keeps, diagonal_squares
 from .earlier import tie_order
 from .enclosed import enclosed, exposed_squares
@@ -371,6 +372,8 @@ def _answer(states, marks, objs, by_r, can, far) -> list[int]:
         n, lex = lex_states(ranks, CERT, held, objs, marks[0], can)
         if (g := far_states(ranks, n, held, marks[0], can, SINGLE)) > n:  # spec53a (.farther)
             n, lex = g, (lambda k: k in marks[0] and can[k])
+    n, cov = cov_states(states, ranks, n, objs, UNC)  # spec54b (.cover): on the first term
+    lex = lex or (cov and (lambda k: k in marks[0] and can[k]))
     chains = []
     for st in states[:n]:
         node, ks = st[5], []
@@ -385,7 +388,9 @@ def _answer(states, marks, objs, by_r, can, far) -> list[int]:
     # (spec46b: the test positions each state reads with exact one-word matches)
     reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
     finals = lex_finals(chains, ranks, objs, lex) if lex else None
-    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains), CERT, far)]
+    return chains[
+        first_by_path(paths, reads, finals, tie_order(objs, by_r, chains), CERT, far, cov)
+    ]
 
 
 def _check1(here, added, present, objs, flag) -> None:

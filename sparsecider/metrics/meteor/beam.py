@@ -23,6 +23,7 @@ from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, heads, or_by
 from .bits import object_bits
 from .certain import certain_rows, short_sibling_rows
+from .cover import cov_pairs
 from .diagonal import diagonal_square_rows
 from .earlier import tie_rows
 from .enclosed import enclosed_rows, exposed_square_rows
@@ -113,6 +114,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     bit, cbit, tgm, too_many, twin, dup, (om, ox), ur = object_bits(c, sel, enc)
     p_all = c.pair[sel]
     slow = too_many[p_all] | far_pairs(c, sel)  # (spec52b: the per-pair search's, .farrival)
+    slow |= cov_pairs(c, sel)  # (spec54b: the per-pair search's, .cover)
     ur.ready(bit, ~slow, p_all)
     # the orphan rule's pairs (M, X) of the pairs searched here: M's object and bit, X's bit
     fo = ~slow[om]

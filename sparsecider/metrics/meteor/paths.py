@@ -208,6 +208,7 @@ def first_by_path(
     sib: Callable | None = None,
     unit: int | None = None,
     far: Callable | None = None,
+    cov: Callable | None = None,
 ) -> int:
     """Which of the tied states of one pair the final sort puts first (module docstring).
 
@@ -232,6 +233,8 @@ def first_by_path(
     far : callable, optional
         spec53a's order (:func:`.farther.far_rule`) for two states of different ranks that
         spec47a's does not order.
+    cov : callable, optional
+        spec54b's order (:func:`.cover.cov_states`), asked first for any two states.
 
     Returns
     -------
@@ -244,10 +247,11 @@ def first_by_path(
         s = None if sib is None else lambda x, y: sib(i, k, x, y)
         return _less(paths[i], paths[k], r[i], r[k], s)
 
-    if finals is None:
-        return _sort_first(len(paths), tied)
-
     def less(i: int, k: int) -> bool:
+        if cov is not None and (x := cov(i, k)):  # spec54b (.cover)
+            return x < 0
+        if finals is None:
+            return tied(i, k)
         (ri, *si), (rk, *sk) = finals[i], finals[k]
         if ri == rk:
             return tied(i, k)
