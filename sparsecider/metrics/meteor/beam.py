@@ -23,7 +23,7 @@ from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, heads, or_by
 from .bits import object_bits
 from .certain import certain_rows, short_sibling_rows
-from .cover import cov_pairs
+from .cover import cov_answer, cov_redo
 from .diagonal import diagonal_square_rows
 from .earlier import tie_rows
 from .enclosed import enclosed_rows, exposed_square_rows
@@ -114,7 +114,6 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     bit, cbit, tgm, too_many, twin, dup, (om, ox), ur = object_bits(c, sel, enc)
     p_all = c.pair[sel]
     slow = too_many[p_all] | far_pairs(c, sel)  # (spec52b: the per-pair search's, .farrival)
-    slow |= cov_pairs(c, sel)  # (spec54b: the per-pair search's, .cover)
     ur.ready(bit, ~slow, p_all)
     # the orphan rule's pairs (M, X) of the pairs searched here: M's object and bit, X's bit
     fo = ~slow[om]
@@ -359,6 +358,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
     rank -= (lift := excused_rows(c, sel, slot_of, (owner, snode[row], w_obj, nc_arr, np_arr)))
+    fin = (slot_of, owner, rank, snode[row])  # spec54b: pairs the rule can order (.cover)
+    redo = cov_redo(c, sel, fin, (nc_arr, np_arr, w_obj), _UNC)
     tied = np.flatnonzero(rank == np.minimum.reduceat(rank, np.cumsum(count) - count)[owner])
     best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
     # spec47a (:mod:`.paths`): where it can act, the states equal with the best on four terms
@@ -383,7 +384,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         out.append(w_obj[nc_arr[node]])
         node = np_arr[node]
         node = node[node >= 0]
-    return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
+    return cov_answer(c, sel, redo, out, partial(align, beam=BEAM))  # spec54b (.cover)
 
 
 def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> None:

@@ -19,9 +19,11 @@ of people ...`` / ``a few people ...``: {``couple of``/``a few`` 2:2, ``a``/``a`
 The comparison reads only the two states' own matches.  The per-pair search
 (:func:`.align.align`) asks it through :func:`.paths.first_by_path`'s ``cov``, on the states
 equal with the best on the first term where it acts in some pair of them (:func:`cov_states`).
-The array search hands the pairs where it can act to the per-pair search (:func:`cov_pairs`:
-a non-exact square multi-word candidate, a non-exact multi-word candidate with fewer words
-overlapping it on both sides, and two exact one-word candidates).
+The array search searches every pair as before and then answers again, with the per-pair search,
+the pairs where the rule can act: a pair of :func:`cov_pairs` (a non-exact square multi-word
+candidate, a non-exact multi-word candidate with fewer words overlapping it on both sides, two
+exact one-word candidates) whose final states equal with the best on the first term hold such a
+P and such a Q in two different states (:func:`cov_redo`, :func:`cov_answer`).
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ from __future__ import annotations
 import numpy as np
 
 from .batch import Candidates, expand_ranges
+from .farrival import per_pair_rows
 from .matchers import EXACT
+from .tiesort import held_rows
 
-__all__ = ["cov_order", "cov_pairs", "cov_states"]
+__all__ = ["cov_answer", "cov_order", "cov_pairs", "cov_redo", "cov_states"]
 
 
 def _multi(m: tuple) -> bool:
@@ -135,3 +139,53 @@ def cov_pairs(c: Candidates, sel: np.ndarray) -> np.ndarray:
     good = np.zeros(n, dtype=bool)
     good[pa[i[hit]]] = True
     return good[p_of]
+
+
+def cov_redo(c: Candidates, sel: np.ndarray, final: tuple, held: tuple, unit: int) -> np.ndarray:
+    """Per pair (indexed like ``c.pair``'s values), whether the array search's final states of
+    a pair of :func:`cov_pairs` (``sel``: whole pairs) can be ordered by the rule: a state equal
+    with its pair's best on the first term (``rank // unit``) holds a non-exact square
+    multi-word object P and another such state a non-exact multi-word object Q with fewer words
+    overlapping P on both sides (elsewhere the rule never acts in the final sort: the per-pair
+    search answers those pairs again).  ``final``: per final state its slot, rank and last node;
+    ``held``: the nodes' objects, parents and the rows of ``sel`` they stand for."""
+    slot_of, owner, rank, node = final
+    obj, parent, w_obj = held
+    redo = np.zeros(int(c.pair.max()) + 1 if c.pair.size else 0, dtype=bool)
+    maybe = cov_pairs(c, sel)
+    if not maybe.any():
+        return redo
+    on = np.zeros(int(owner.max()) + 1, dtype=bool)
+    on[slot_of[c.pair[sel[maybe]]]] = True
+    low = np.full(on.size, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(low, owner, rank)
+    st = np.flatnonzero(on[owner] & (rank // unit == low[owner] // unit))
+    state, k = held_rows(node[st], obj, parent)
+    r = w_obj[k]
+    mw = (c.stage[r] != EXACT) & ((c.tl[r] > 1) | (c.rl[r] > 1))
+    state, r = st[state[mw]], r[mw]
+    slot = owner[state]
+    order = np.argsort(slot, kind="stable")
+    state, r, slot = state[order], r[order], slot[order]
+    size = np.bincount(slot, minlength=on.size)
+    start = np.cumsum(size) - size
+    ps = np.flatnonzero(c.tl[r] == c.rl[r])
+    own, k = expand_ranges(start[slot[ps]], size[slot[ps]])
+    pi, qk = r[ps[own]], r[k]
+    ts, rs = c.ts.astype(np.int64), c.rs.astype(np.int64)
+    hit = state[ps[own]] != state[k]
+    hit &= (ts[pi] < ts[qk] + c.tl[qk]) & (ts[qk] < ts[pi] + c.tl[pi])
+    hit &= (rs[pi] < rs[qk] + c.rl[qk]) & (rs[qk] < rs[pi] + c.rl[pi])
+    hit &= c.tl[pi].astype(np.int64) + c.rl[pi] > c.tl[qk].astype(np.int64) + c.rl[qk]
+    redo[c.pair[pi[hit]]] = True
+    return redo
+
+
+def cov_answer(c: Candidates, sel: np.ndarray, redo: np.ndarray, out: list, align) -> np.ndarray:
+    """The array search's answer rows ``out`` with the pairs ``redo`` (:func:`cov_redo`)
+    answered by the per-pair search (``align``) instead."""
+    res = np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
+    if not redo.any():
+        return res
+    again = per_pair_rows(c, sel[redo[c.pair[sel]]], align)
+    return np.concatenate((res[~redo[c.pair[res]]], again))
