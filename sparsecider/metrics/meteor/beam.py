@@ -358,10 +358,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     nc_arr = np.concatenate(node_c) if node_c else np.zeros(0, np.int64)
     np_arr = np.concatenate(node_parent) if node_parent else np.zeros(0, np.int64)
     rank -= (lift := excused_rows(c, sel, slot_of, (owner, snode[row], w_obj, nc_arr, np_arr)))
-    fin = (slot_of, owner, rank, snode[row])  # spec54b: pairs the rule can order (.cover)
-    redo = cov_redo(c, sel, fin, (nc_arr, np_arr, w_obj), _UNC)
     tied = np.flatnonzero(rank == np.minimum.reduceat(rank, np.cumsum(count) - count)[owner])
-    best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
+    won = tied[heads(owner[tied])]  # (the answer where one state ranks best)
     # spec47a (:mod:`.paths`): where it can act, the states equal with the best on four terms
     mk, tails, sp = (cbit, flagged, obit, ocbit), (tail, slot_of[c.pair[tail]]), slot_of[p_all]
     far = FarRows((_SINGLE, _CERT), BEAM)  # spec53a: or on three terms (.farther)
@@ -376,9 +374,11 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         fin = lex(tied, state, w_obj[k]) if lex else None
         sib = tie_rows(c, sel, state, w_obj[k], tied.size)  # spec48b, spec50a
         held = (state, w_rs[k], w_opt[k], kind)
-        won = first_by_path_rows(held, n_tied[n_tied > 1], reads, fin, sib)
-        best[n_tied > 1] = row[tied[won]]
-    node = snode[best]
+        won[n_tied > 1] = tied[first_by_path_rows(held, n_tied[n_tied > 1], reads, fin, sib)]
+    # spec54b (.cover): the pairs whose answer the rule can change, answered again below
+    fin = (slot_of, owner, rank, snode[row], won)
+    redo = cov_redo(c, sel, fin, (nc_arr, np_arr, w_obj), _UNC)
+    node = snode[row[won]]
     node = node[node >= 0]
     while node.size:
         out.append(w_obj[nc_arr[node]])

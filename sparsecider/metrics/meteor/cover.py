@@ -146,10 +146,13 @@ def cov_redo(c: Candidates, sel: np.ndarray, final: tuple, held: tuple, unit: in
     a pair of :func:`cov_pairs` (``sel``: whole pairs) can be ordered by the rule: a state equal
     with its pair's best on the first term (``rank // unit``) holds a non-exact square
     multi-word object P and another such state a non-exact multi-word object Q with fewer words
-    overlapping P on both sides (elsewhere the rule never acts in the final sort: the per-pair
-    search answers those pairs again).  ``final``: per final state its slot, rank and last node;
-    ``held``: the nodes' objects, parents and the rows of ``sel`` they stand for."""
-    slot_of, owner, rank, node = final
+    overlapping P on both sides, and that second state is the pair's answer without the rule
+    (elsewhere the rule cannot change the answer: the answer is ordered before every other state
+    by the last sort's comparisons and is never put after one by the rule, so it stays first;
+    the per-pair search answers the pairs found here again).  ``final``: per final state its
+    slot, rank and last node, and per slot its answer's final state; ``held``: the nodes'
+    objects, parents and the rows of ``sel`` they stand for."""
+    slot_of, owner, rank, node, won = final
     obj, parent, w_obj = held
     redo = np.zeros(int(c.pair.max()) + 1 if c.pair.size else 0, dtype=bool)
     maybe = cov_pairs(c, sel)
@@ -173,7 +176,9 @@ def cov_redo(c: Candidates, sel: np.ndarray, final: tuple, held: tuple, unit: in
     own, k = expand_ranges(start[slot[ps]], size[slot[ps]])
     pi, qk = r[ps[own]], r[k]
     ts, rs = c.ts.astype(np.int64), c.rs.astype(np.int64)
-    hit = state[ps[own]] != state[k]
+    answer = np.zeros(owner.size, dtype=bool)
+    answer[won] = True
+    hit = (state[ps[own]] != state[k]) & answer[state[k]]
     hit &= (ts[pi] < ts[qk] + c.tl[qk]) & (ts[qk] < ts[pi] + c.tl[pi])
     hit &= (rs[pi] < rs[qk] + c.rl[qk]) & (rs[qk] < rs[pi] + c.rl[pi])
     hit &= c.tl[pi].astype(np.int64) + c.rl[pi] > c.tl[qk].astype(np.int64) + c.rl[qk]
