@@ -51,6 +51,7 @@ from functools import reduce
 from operator import and_
 
 from .certain import certain, short_siblings
+from .cover import cov_states
 from .diagonal import diagonal_keeps, diagonal_squares
 from .earlier import tie_order
 from .enclosed import enclosed, exposed_squares
@@ -388,6 +389,8 @@ def _answer(states, marks, objs, by_r, can, far) -> list[int]:
         n, lex = len(states), contested
     else:
         n, lex = lex_states(ranks, CERT, [st[1] for st in states], objs, marks[0], can)
+    n, cov = cov_states(states, ranks, n, objs, UNC)  # spec54b (.cover): on the first term
+    lex = lex or (cov and contested)
     chains = [_chain(st) for st in states[:n]]
     if n == 1:
         return chains[0]
@@ -396,7 +399,7 @@ def _answer(states, marks, objs, by_r, can, far) -> list[int]:
     # (spec46b: the test positions each state reads with exact one-word matches)
     reads = [sum(1 << objs[k][0] for k in ks if exact_one(objs[k])) for ks in chains]
     finals = lex_finals(chains, ranks, objs, lex) if lex else None
-    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains), CERT)]
+    return chains[first_by_path(paths, reads, finals, tie_order(objs, by_r, chains), CERT, cov)]
 
 
 def _check1(here, added, present, objs, flag) -> None:

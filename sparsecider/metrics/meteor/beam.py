@@ -23,6 +23,7 @@ from .align import BEAM, align, place_values
 from .batch import Candidates, expand_ranges, heads, or_by
 from .bits import object_bits
 from .certain import certain_rows, short_sibling_rows
+from .cover import cov_answer, cov_redo
 from .diagonal import diagonal_square_rows
 from .earlier import tie_rows
 from .enclosed import enclosed_rows, exposed_square_rows
@@ -375,7 +376,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         owner, row, rank, lift = owner[keep], row[keep], rank[keep], lift[keep]
         count = np.bincount(owner, minlength=n_slots)
     tied = np.flatnonzero(rank == np.minimum.reduceat(rank, np.cumsum(count) - count)[owner])
-    best = row[tied[heads(owner[tied])]]  # (the answer where one state ranks best)
+    won = tied[heads(owner[tied])]  # (the answer where one state ranks best)
     # spec47a (:mod:`.paths`): where it can act, the states equal with the best on four terms
     tails = (tail, slot_of[c.pair[tail]])
     tied, lex = lex_rows(c, sel, sp, mk, tails, (rank, owner, tied, sbits[row], lift), _CERT)
@@ -389,15 +390,17 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         fin = lex(tied, state, w_obj[k]) if lex else None
         sib = tie_rows(c, sel, state, w_obj[k], tied.size)  # spec48b, spec50a
         held = (state, w_rs[k], w_opt[k], kind)
-        won = first_by_path_rows(held, n_tied[n_tied > 1], reads, fin, sib)
-        best[n_tied > 1] = row[tied[won]]
-    node = snode[best]
+        won[n_tied > 1] = tied[first_by_path_rows(held, n_tied[n_tied > 1], reads, fin, sib)]
+    # spec54b (.cover): the pairs whose answer the rule can change, answered again below
+    fin = (slot_of, owner, rank, snode[row], won)
+    redo = cov_redo(c, sel, fin, (nc_arr, np_arr, w_obj), _UNC)
+    node = snode[row[won]]
     node = node[node >= 0]
     while node.size:
         out.append(w_obj[nc_arr[node]])
         node = np_arr[node]
         node = node[node >= 0]
-    return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
+    return cov_answer(c, sel, redo, out, partial(align, beam=BEAM))  # spec54b (.cover)
 
 
 def _check1(flagged, present, added, bo, bq, obit, otgm, ocbit, cand_bits) -> None:

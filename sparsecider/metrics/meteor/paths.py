@@ -207,6 +207,7 @@ def first_by_path(
     finals: list[tuple] | None = None,
     sib: Callable | None = None,
     unit: int | None = None,
+    cov: Callable | None = None,
 ) -> int:
     """Which of the tied states of one pair the final sort puts first (module docstring).
 
@@ -228,6 +229,8 @@ def first_by_path(
         The packed rank's unit of the key's fifth term: given, spec47a's order acts only
         between states equal on the first four terms (``rank // unit``), so that ``finals``
         may hold every final state (:mod:`.excused`); none, all are.
+    cov : callable, optional
+        spec54b's order (:func:`.cover.cov_states`), asked first for any two states.
 
     Returns
     -------
@@ -240,10 +243,11 @@ def first_by_path(
         s = None if sib is None else lambda x, y: sib(i, k, x, y)
         return _less(paths[i], paths[k], r[i], r[k], s)
 
-    if finals is None:
-        return _sort_first(len(paths), tied)
-
     def less(i: int, k: int) -> bool:
+        if cov is not None and (x := cov(i, k)):  # spec54b (.cover)
+            return x < 0
+        if finals is None:
+            return tied(i, k)
         (ri, *si), (rk, *sk) = finals[i], finals[k]
         if ri == rk:
             return tied(i, k)
