@@ -131,11 +131,7 @@ def cov_pairs(c: Candidates, sel: np.ndarray) -> np.ndarray:
     ps = np.flatnonzero(sq[rows])
     own, k = expand_ranges(start[pa[ps]], size[pa[ps]])
     i = ps[own]
-    pi, qk = sel[rows[i]], sel[rows[k]]
-    ts, rs = c.ts.astype(np.int64), c.rs.astype(np.int64)
-    hit = (ts[pi] < ts[qk] + c.tl[qk]) & (ts[qk] < ts[pi] + c.tl[pi])
-    hit &= (rs[pi] < rs[qk] + c.rl[qk]) & (rs[qk] < rs[pi] + c.rl[pi])
-    hit &= c.tl[pi].astype(np.int64) + c.rl[pi] > c.tl[qk].astype(np.int64) + c.rl[qk]
+    hit = _overlaps_fewer(c, sel[rows[i]], sel[rows[k]])
     good = np.zeros(n, dtype=bool)
     good[pa[i[hit]]] = True
     return good[p_of]
@@ -175,15 +171,20 @@ def cov_redo(c: Candidates, sel: np.ndarray, final: tuple, held: tuple, unit: in
     ps = np.flatnonzero(c.tl[r] == c.rl[r])
     own, k = expand_ranges(start[slot[ps]], size[slot[ps]])
     pi, qk = r[ps[own]], r[k]
-    ts, rs = c.ts.astype(np.int64), c.rs.astype(np.int64)
     answer = np.zeros(owner.size, dtype=bool)
     answer[won] = True
-    hit = (state[ps[own]] != state[k]) & answer[state[k]]
-    hit &= (ts[pi] < ts[qk] + c.tl[qk]) & (ts[qk] < ts[pi] + c.tl[pi])
-    hit &= (rs[pi] < rs[qk] + c.rl[qk]) & (rs[qk] < rs[pi] + c.rl[pi])
-    hit &= c.tl[pi].astype(np.int64) + c.rl[pi] > c.tl[qk].astype(np.int64) + c.rl[qk]
+    hit = (state[ps[own]] != state[k]) & answer[state[k]] & _overlaps_fewer(c, pi, qk)
     redo[c.pair[pi[hit]]] = True
     return redo
+
+
+def _overlaps_fewer(c: Candidates, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Per pair of rows ``p``, ``q`` of ``c``: Q overlaps P on the test side and on the
+    reference side and covers fewer words (the rule's P and Q)."""
+    tp, tq, rp, rq, lp, lq, mp, mq = (
+        a[x].astype(np.int64) for a in (c.ts, c.rs, c.tl, c.rl) for x in (p, q)
+    )
+    return (tp < tq + lq) & (tq < tp + lp) & (rp < rq + mq) & (rq < rp + mp) & (lp + mp > lq + mq)
 
 
 def cov_answer(c: Candidates, sel: np.ndarray, redo: np.ndarray, out: list, align) -> np.ndarray:
