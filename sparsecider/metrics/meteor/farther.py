@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..._kernels.arrays import popcount
-from .batch import expand_ranges, or_by, rows_of_pairs
+from .batch import expand_ranges, or_by
 from .matchers import EXACT, exact_one
 
 if TYPE_CHECKING:
@@ -145,7 +145,10 @@ def far_keep_rows(
     if not xbits.any():
         return None
     # ... and a state holding an X, equal with another on three terms, not on four
-    cand = np.flatnonzero(xbits[owner] != 0)
+    # (``owner`` non-decreasing: the states of the slots with an X, by two searches)
+    xq = np.flatnonzero(xbits)
+    lo = np.searchsorted(owner, xq)
+    cand = expand_ranges(lo, np.searchsorted(owner, xq, "right") - lo)[1]
     k3 = owner[cand] * (1 << 40) + rank[cand] // third  # (ranks are far below 2**40 thirds)
     # (grouped by k3 only: the pairs below need no order inside a group; often already sorted)
     if k3.size > 1 and (k3[1:] < k3[:-1]).any():
@@ -157,7 +160,8 @@ def far_keep_rows(
     k4 = rank[g] // fourth
     mixed = np.minimum.reduceat(k4, start) != np.maximum.reduceat(k4, start)
     # (an X state reads more test words than its alt: fewer than the group's fewest, never)
-    pc = popcount(used[g])
+    ug = used[g]
+    pc = popcount(ug)
     few_pc = np.repeat(np.minimum.reduceat(pc, start), size)
     xs = np.flatnonzero(
         np.repeat(mixed, size) & ((sbits[g] & xbits[owner[g]]) != 0) & (pc > few_pc)
@@ -201,8 +205,10 @@ def far_keep_rows(
     i = xs[i]
     # (the X state reads one test word more per X it holds: its other extra matches and the
     # other's are one-to-one on reference words)
-    ui, uj = used[g[i]], used[g[j]]
-    w = (k4[i] != k4[j]) & ((tx[i] & ~uj) != 0) & (popcount(ui) > popcount(uj))
+    w = (k4[i] != k4[j]) & (pc[i] > pc[j])
+    i, j = i[w], j[w]
+    ui, uj = ug[i], ug[j]
+    w = (tx[i] & ~uj) != 0
     # (the test words only the other reads are its extra readings: exact, of a reference word
     # the X state reads later; those only the X state reads, its Xs and such later readings)
     xt = or_by(owner[g], tx, n)
@@ -241,10 +247,19 @@ def far_keep_rows(
 
 def nprops(c: Candidates, rows: np.ndarray) -> np.ndarray:
     """How many proposals the span pair of each row of ``c`` has (``c`` sorted by pair and
-    span pair: a span pair's rows are consecutive)."""
-    table = _span_pair(c, rows_of_pairs(c, rows)[1])  # (ascending)
+    span pair: a span pair's rows are consecutive; counted by walking each row's run both
+    ways, one step for all rows at a time: runs are a few rows long)."""
+    out = np.ones(rows.size, dtype=np.int64)
     key = _span_pair(c, rows)
-    return np.searchsorted(table, key, "right") - np.searchsorted(table, key)
+    for step in (-1, 1):
+        live, at = np.arange(rows.size), rows + step
+        while live.size:
+            ok = (at >= 0) & (at < c.pair.size)
+            live, at = live[ok], at[ok]
+            ok = _span_pair(c, at) == key[live]
+            live, at = live[ok], at[ok] + step
+            out[live] += 1
+    return out
 
 
 def _span_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
