@@ -224,24 +224,28 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         # the states: group, stored row, place in the list (per-group values spread to the
         # states by repeat: cheaper than gathers by owner)
         scum = np.cumsum(cg) - cg
-        owner = np.repeat(np.arange(cg.size), cg)
-        at = np.arange(owner.size) - np.repeat(scum, cg)
-        row = at + np.repeat(gs * BEAM, cg)
-        ne = sne[row]
+        # (one repeat of the per-group values, stacked: row's offset, the key's group and
+        # place offset, the position, the group's first object and its size)
+        i = np.arange(cg.size)
+        per = np.stack((gs * BEAM - scum, (i << (_RANK_BITS + low)) - (scum << kb), g_j[g0:g1]))
+        per = np.repeat(np.concatenate((per, gf[None], a_n[None])), cg, axis=1)
+        s_first, s_n = per[3], per[4]
+        i = np.arange(s_first.size)
+        row = i + per[0]
+        ne = sne.take(row)  # (take: fewer instructions than a fancy index)
         # each state's takes: the objects of its group whose words are free (a state whose
         # last match reaches past the position takes nothing here)
-        used = np.where((ne >> 14) > np.repeat(g_j[g0:g1], cg), ~_Z, sused[row])
-        s_first = np.repeat(gf, cg)
-        tstate, obj = expand_ranges(s_first, np.repeat(a_n, cg))
-        ok = np.flatnonzero((used[tstate] & w_tmask[obj]) == 0)
-        tstate, obj = tstate[ok], obj[ok]
-        sk = (owner << (_RANK_BITS + low)) + (at << kb) + (srank[row] << low)
+        used = np.where((ne >> 14) > per[2], ~_Z, sused.take(row))
+        tstate, obj = expand_ranges(s_first, s_n)
+        ok = np.flatnonzero((used.take(tstate) & w_tmask.take(obj)) == 0)
+        tstate, obj = tstate.take(ok), obj.take(ok)
+        sk = per[1] + (i << kb) + (srank.take(row) << low)
         skey = sk + kself
         # a take ranks as its state plus one uncontested match, the object's change of the
         # keys and one more chunk unless it extends the state's last (marks unchanged so far;
         # the groups whose marks check 1 changes are ranked again below)
-        tkey = (sk - s_first - (_UNC << low))[tstate] + w_key[obj]
-        tkey += (w_start[obj] != (ne & 16383)[tstate]) * (_CHUNK << low)
+        tkey = (sk - s_first - (_UNC << low)).take(tstate) + w_key.take(obj)
+        tkey += (w_start.take(obj) != (ne & 16383).take(tstate)) * (_CHUNK << low)
         tcnt = np.diff(np.searchsorted(tstate, scum), append=tstate.size)
         cnt = cg + tcnt
         kcnt = np.minimum(cnt, BEAM)
@@ -288,22 +292,23 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         # the kept keys: each group's first kcnt (kstart: where each group's kept rows start)
         kstart = np.cumsum(kcnt) - kcnt
         kat = np.arange(int(kstart[-1] + kcnt[-1]))
-        at_key = kat + np.repeat(kfirst - kstart, kcnt)
-        kk = keys[at_key]
+        base = gs * BEAM
+        per = np.repeat(np.stack((kfirst - kstart, base, gf, base - kstart)), kcnt, axis=1)
+        kk = keys.take(kat + per[0])
         krank = (kk >> low) & ((1 << _RANK_BITS) - 1)
         kopt = kk & kself
-        parent = np.repeat(gs * BEAM, kcnt) + ((kk >> kb) & ((1 << (low - kb)) - 1))
-        dest = kat + np.repeat(gs * BEAM - kstart, kcnt)  # the kept rows in places 0 .. kcnt - 1
-        kbits, kused = sbits[parent], sused[parent]
-        kne, knode = sne[parent], snode[parent]
+        parent = per[1] + ((kk >> kb) & ((1 << (low - kb)) - 1))
+        dest = kat + per[3]  # the kept rows in places 0 .. kcnt - 1
+        kbits, kused = sbits.take(parent), sused.take(parent)
+        kne, knode = sne.take(parent), snode.take(parent)
         tpos = np.flatnonzero(kopt != kself)
-        c1 = np.repeat(gf, kcnt)[tpos] + kopt[tpos]
-        kbits[tpos] |= w_obit[c1]
-        kused[tpos] |= w_tmask[c1]
-        kne[tpos] = w_ne[c1]
+        c1 = per[2].take(tpos) + kopt.take(tpos)
+        kbits[tpos] |= w_obit.take(c1)
+        kused[tpos] |= w_tmask.take(c1)
+        kne[tpos] = w_ne.take(c1)
         # New nodes for the kept children.
         node_c.append(c1)
-        node_parent.append(knode[tpos])
+        node_parent.append(knode.take(tpos))
         knode[tpos] = np.arange(n_nodes, n_nodes + tpos.size)
         n_nodes += tpos.size
         if lg.size:
