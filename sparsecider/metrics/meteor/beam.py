@@ -262,13 +262,15 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             tcum = np.cumsum(tcnt) - tcnt
             _, ls = expand_ranges(scum[lg], cg[lg])
             lt_owner, lt = expand_ranges(tcum[lg], tcnt[lg])
-            taken = w_obit[obj[lt]]
+            taken = w_obit.take(obj.take(lt))
             added = or_by(lt_owner, taken, lg.size)
-            present = np.bitwise_or.reduceat(sbits[row[ls]], np.cumsum(cg[lg]) - cg[lg]) | added
+            present = sbits.take(row.take(ls))
+            present = np.bitwise_or.reduceat(present, np.cumsum(cg[lg]) - cg[lg]) | added
             o_owner, lobj = expand_ranges(gf[lg], a_n[lg])
             early = present & mw_bits[slots] & ~hl
-            oq = slots[o_owner]
-            check1 = (added, o_owner, oq, w_obit[lobj], w_otgm[lobj], w_ocbit[lobj], cand_bits[oq])
+            oq = slots.take(o_owner)
+            lb = (w_obit.take(lobj), w_otgm.take(lobj), w_ocbit.take(lobj))
+            check1 = (added, o_owner, oq, *lb, cand_bits.take(oq))
             prev = flagged[slots]
             _check1(flagged, present & ~early, *check1)
             # Check 1s (6.3, spec36b): a contest among the objects taken here (one reference
@@ -282,10 +284,11 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
                 # the states and takes of groups with new marks rank lower by what they take
                 g, nf, tw, dp = lg[ch], new[ch], twin_bits[slots[ch]], dup_bits[slots[ch]]
                 so, s = expand_ranges(scum[g], cg[g])
-                skey[s] += _more(sbits[row[s]], nf[so], tw[so], dp[so]) << low
+                sb = sbits.take(row.take(s))
+                skey[s] += _more(sb, nf.take(so), tw.take(so), dp.take(so)) << low
                 to, t = expand_ranges(tcum[g], tcnt[g])
-                bits = sbits[row[tstate[t]]] | w_obit[obj[t]]
-                tkey[t] += _more(bits, nf[to], tw[to], dp[to]) << low
+                bits = sbits.take(row.take(tstate.take(t))) | w_obit.take(obj.take(t))
+                tkey[t] += _more(bits, nf.take(to), tw.take(to), dp.take(to)) << low
         keys = np.concatenate((skey, tkey))
         keys.sort(kind="stable")
         kfirst = np.cumsum(cnt) - cnt  # each group's first key
@@ -316,7 +319,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             if early.any():
                 _check1(flagged, present, *check1)  # check 1b
             _, krows = expand_ranges(kstart[lg], kcnt[lg])
-            kpresent = np.bitwise_or.reduceat(kbits[krows], np.cumsum(kcnt[lg]) - kcnt[lg])
+            kpresent = np.bitwise_or.reduceat(kbits.take(krows), np.cumsum(kcnt[lg]) - kcnt[lg])
             # The orphan rule: M and an object it orphans both in the kept list (and
             # spec38c: P and an end twin).
             lo = np.searchsorted(o_slot, slots)
@@ -337,8 +340,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
                 moved = lg[changed]
                 mo, sub = expand_ranges(kstart[moved], kcnt[moved])
                 q = slots[changed]
-                nf, tw, dp = new[changed][mo], twin_bits[q][mo], dup_bits[q][mo]
-                krank[sub] += _more(kbits[sub], nf, tw, dp)
+                nf, tw, dp = new[changed].take(mo), twin_bits[q].take(mo), dup_bits[q].take(mo)
+                krank[sub] += _more(kbits.take(sub), nf, tw, dp)
                 dest[sub[np.argsort((mo << _PAIR_SHIFT) + krank[sub], kind="stable")]] = dest[sub]
         sbits[dest], sused[dest] = kbits, kused
         sne[dest], snode[dest], srank[dest] = kne, knode, krank
