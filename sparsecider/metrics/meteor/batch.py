@@ -304,14 +304,15 @@ def candidates_of_pairs(
     # integers sorts the rows (equal integers are equal rows), which are read back from them.
     key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
     key.sort(kind="stable")
+    pair, ts = key >> 20, (key >> 14) & 63
     return Candidates(
-        pair=key >> 20,
-        ts=(key >> 14) & 63,
+        pair=pair,
+        ts=ts,
         tl=(key >> 11) & 7,
         rs=(key >> 5) & 63,
         rl=(key >> 2) & 7,
         stage=key & 3,
-        tw=tab.tok[tab.off[hyp[key >> 20]] + ((key >> 14) & 63)],
+        tw=tab.tok.take(tab.off.take(hyp.take(pair)) + ts),
     )
 
 
@@ -325,10 +326,11 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     some word's synonym only.
     """
     off = tab.off
-    pt, i_all = expand_ranges(np.zeros(hyp.size, np.int64), off[hyp + 1] - off[hyp])
-    pr, j_all = expand_ranges(np.zeros(ref.size, np.int64), off[ref + 1] - off[ref])
-    ti = off[hyp][pt] + i_all
-    rj = off[ref][pr] + j_all
+    # every (pair, test word) and (pair, reference word): the word's place in ``tab``
+    # (its position in the caption: minus the caption's offset, for the few rows kept)
+    h0, r0 = off.take(hyp), off.take(ref)
+    pt, ti = expand_ranges(h0, off.take(hyp + 1) - h0)
+    pr, rj = expand_ranges(r0, off.take(ref + 1) - r0)
     n_stems = int(tab.stem.max()) + 1 if tab.stem.size else 1
     new_seg = np.r_[True, seg[1:] != seg[:-1]]
     s_hyp = hyp[new_seg]
@@ -370,11 +372,12 @@ def _one_word(tab: CaptionTable, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarr
     syn = np.flatnonzero(syn)
     tt, rr = tt[syn], rr[syn]
     ones = np.ones(li.size + tt.size, np.int64)
+    pr_ri, pt_tt = pr[ri], pt[tt]
     return (
-        np.r_[pr[ri], pt[tt]],
-        np.r_[si[li], i_all[tt]],
+        np.r_[pr_ri, pt_tt],
+        np.r_[si[li], ti[tt] - h0[pt_tt]],
         ones,
-        np.r_[j_all[ri], j_all[rr]],
+        np.r_[rj[ri] - r0[pr_ri], rj[rr] - r0[pr[rr]]],
         ones,
         np.r_[np.where(exact, EXACT, STEM), np.full(tt.size, SYNONYM, np.int64)],
     )

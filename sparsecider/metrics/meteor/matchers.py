@@ -180,6 +180,7 @@ class Lexicon:
         self._stemmer = english_stemmer()
         self._stems: dict[str, str] = {}
         self._sets: dict[str, frozenset[str]] = {}
+        self._lines: dict[str, str] = {}
 
     def known_stems(self, stems: dict[str, str]) -> None:
         """Start the stem memo with precomputed stems (this stemmer's, from the cache)."""
@@ -215,6 +216,17 @@ class Lexicon:
                 if base in known:
                     return [word, base]
         return [word]
+
+    def synset_lines(self, words: list[str]) -> list[str]:
+        """Per word, the synset ids of its forms as one space-separated string (a form's ids
+        in a row, as WordNet lists them; an id may repeat across forms; "" when none);
+        memoised per word."""
+        memo, known = self._lines, self._synsets
+        new = [w for w in words if w not in memo]
+        if new:
+            got = [" ".join(filter(None, map(known.get, f))) for f in map(self.forms, new)]
+            memo.update(zip(new, got, strict=True))
+        return list(map(memo.__getitem__, words))
 
     def synsets(self, word: str) -> frozenset[str]:
         """Every synset id of the word's forms (empty when WordNet lacks it)."""

@@ -47,15 +47,18 @@ def alignment_statistics(
     s[:, 2], s[:, 3] = n_func[hyp], n_func[ref]
     if chosen.size == 0:
         return s
-    p, stage = c.pair[chosen], c.stage[chosen]
-    ts, tl, rs, rl = c.ts[chosen], c.tl[chosen], c.rs[chosen], c.rl[chosen]
+    p, stage = c.pair.take(chosen), c.stage.take(chosen)
+    ts, tl, rs, rl = c.ts.take(chosen), c.tl.take(chosen), c.rs.take(chosen), c.rl.take(chosen)
     cells = []
-    sides = ((ts, tl, off[hyp[p]], 0), (rs, rl, off[ref[p]], 1))  # made once, not per d
-    for d in range(int(max(tl.max(), rl.max()))):
-        for start, length, first, side in sides:
-            m = np.flatnonzero(length > d)  # indexes: boolean indexing is slower
-            f = tab.func[(first + start + d)[m]]
-            cells.append(p[m] * N_STATS + 4 + 4 * stage[m] + side + 2 * f)
+    col = p * N_STATS + 4 + 4 * stage  # each row's cell of its stage (+ side, + 2 * function)
+    for start, length, cap, side in ((ts, tl, hyp, 0), (rs, rl, ref, 1)):
+        at = off.take(cap.take(p)) + start  # each row's first word in ``tab``
+        cells.append(col + (side + 2 * tab.func.take(at)))  # every row's first word
+        # the words after the first, of the few rows longer than one
+        m = np.flatnonzero(length > 1)  # indexes: boolean indexing is slower
+        for d in range(1, int(length.max(initial=1))):
+            m = m.compress(length.take(m) > d)
+            cells.append(col.take(m) + (side + 2 * tab.func.take(at.take(m) + d)))
     flat = np.bincount(np.concatenate(cells), minlength=n * N_STATS)
     s += flat[: n * N_STATS].reshape(n, N_STATS)
     s[:, 21] = np.bincount(p, weights=tl, minlength=n).astype(np.int64)

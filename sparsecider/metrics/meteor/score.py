@@ -336,10 +336,20 @@ def _chunk(
         scores[slow] = segment_scores(stats[slow])
     if fp.size:
         stats[fp], scores[fp] = yield from _fast_pairs(tab, hyp[fp], ref[fp], seg[fp], res)
-    # Each segment keeps its best reference: the highest score, then the earliest.
-    order = np.lexsort((np.arange(seg.size), -scores, seg))
-    first = np.r_[True, seg[order][1:] != seg[order][:-1]]
-    return stats[order[first]]
+    # Each segment keeps its best reference: the highest score, then the earliest (every
+    # segment has a pair).
+    return stats[_first_best(scores, seg, np.cumsum(n_refs) - n_refs)]
+
+
+def _first_best(value: np.ndarray, seg: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per run of equal ``seg`` (non-decreasing; runs starting at ``starts``), the first index
+    of its highest ``value``, ascending (by a maximum per run, not a sort; a NaN: sorted)."""
+    if np.isnan(value).any():
+        order = np.lexsort((np.arange(seg.size), -value, seg))
+        return order[heads(seg[order])]
+    top = np.maximum.reduceat(value, starts)
+    at = np.flatnonzero(value == top.repeat(np.diff(starts, append=seg.size)))
+    return at[heads(seg[at])]
 
 
 def _special(joined: str) -> bool:
@@ -365,7 +375,9 @@ def _fields(
         n_refs = np.fromiter((len(rs) for _, rs in fields), np.int64, len(fields))
         return [h for h, _ in fields], flat, n_refs
     n_refs = np.fromiter(map(len, references), np.int64, len(references))
-    return [c.replace("  ", " ") for c in candidates], flat, n_refs
+    # no caption holds a line break: all halved in one string, cut back at the breaks
+    hyps = "\n".join(candidates).replace("  ", " ").split("\n") if len(candidates) else []
+    return hyps, flat, n_refs
 
 
 def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Resources):
@@ -382,16 +394,15 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
     n = hyp.size
     stats = np.zeros((n, N_STATS), dtype=np.int64)
     scores = np.full(n, -1.0)
-    order = np.lexsort((np.arange(n), -bound, seg))
     best = np.full(int(seg.max()) + 1, -1.0)
     done = np.zeros(n, dtype=bool)
     for last in (False, True):
         # Each segment's most promising pair, then every pair that can still be chosen.
         todo = ~done & (bound >= best[seg])
         if not last:
-            o = order[todo[order]]
+            o = np.flatnonzero(todo)  # per segment, its highest bound among them
             todo = np.zeros(n, dtype=bool)
-            todo[o[np.r_[True, seg[o][1:] != seg[o][:-1]]]] = True
+            todo[o[_first_best(bound[o], seg[o], np.flatnonzero(heads(seg[o])))]] = True
         else:
             # a tighter bound for the pairs still in the running (dearer: only for them)
             maybe = np.flatnonzero(todo)
@@ -402,7 +413,7 @@ def _fast_pairs(tab, hyp: np.ndarray, ref: np.ndarray, seg: np.ndarray, res: Res
         rows = np.flatnonzero(todo[cands.pair])
         # the pairs renumbered 0, 1, ... in order: the search's tables by pair (64 words a pair)
         # then cover only the pairs searched (round one: a quarter of the chunk's; round two fewer)
-        sub = Candidates(*(getattr(cands, f)[rows] for f in _FIELDS))
+        sub = Candidates(*(getattr(cands, f).take(rows) for f in _FIELDS))
         new = heads(sub.pair)
         sub.pair = np.cumsum(new) - 1
         # the search (:func:`_together` runs it for several chunks at once)

@@ -98,8 +98,9 @@ class Words:
         # a new key the next count, at C speed.  Counts used by keys met before are skipped:
         # the ids are distinct, not consecutive (they are only compared), below the number of
         # new words (stems) and of their synsets (WordNet has 117,374 synsets in 147,306 words).
+        # Synsets are keyed as :meth:`_synset_numbers` reads them.
         self._stem_ids: dict[str, int] = {}
-        self._synset_ids: dict[str, int] = {}
+        self._synset_ids: dict[int | str, int] = {}
         self._stem_count, self._synset_count = count(), count()
         z = np.zeros(0, dtype=np.int64)
         self._arrays = {
@@ -298,13 +299,7 @@ class Words:
         stem = np.fromiter(
             map(self._stem_ids.setdefault, lex.stems(new), self._stem_count), np.int64, n
         )
-        sets = list(map(lex.synsets, new))
-        n_syn = np.fromiter(map(len, sets), np.int64, n)
-        syn_a = np.fromiter(
-            map(self._synset_ids.setdefault, chain.from_iterable(sets), self._synset_count),
-            np.int64,
-            int(n_syn.sum()),
-        )
+        n_syn, syn_a = self._synset_numbers(lex.synset_lines(new))
         a = self._arrays
         local = np.zeros(n_syn.size + 1, dtype=np.int64)
         np.cumsum(n_syn, out=local[1:])
@@ -318,6 +313,38 @@ class Words:
             "syn": np.concatenate([a["syn"], syn_a]),
         }
 
+    def _synset_numbers(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Per word (``lines``: :meth:`~.matchers.Lexicon.synset_lines`), how many synset ids
+        it has, and their numbers, word by word (an id repeated across a word's forms is kept
+        twice: the synonym pairs' sparse product sums, so its pattern is the same).
+
+        WordNet's ids are 8 digits: read on the bytes of all lines at once, each id as the
+        64-bit word of its digit values (equal ids, equal words, and back), then numbered by
+        ``dict.setdefault`` (integer keys: no string per id); any other id (not in the jar's
+        data) is keyed by its string, the 8-digit ones by the same word.
+        """
+        n = len(lines)
+        text = " ".join(filter(None, lines))
+        k = (np.fromiter(map(len, lines), np.int64, n) + 1) // 9  # ids of a line if 8-digit
+        data = np.frombuffer((text + " ").encode("utf-8", "surrogatepass"), dtype=np.uint8)
+        cells = data.reshape(-1, 9) if text and data.size == 9 * int(k.sum()) else None
+        if cells is not None and (cells[:, 8] == _SPACE).all() and (cells[:, :8] - 48 < 10).all():
+            keys = (cells[:, :8] - np.uint8(48)).copy().view("<u8").ravel().tolist()
+        else:  # not the jar's ids (or none): by their strings
+            ids = [line.split() for line in lines]
+            k = np.fromiter(map(len, ids), np.int64, n)
+            keys = list(map(_synset_key, chain.from_iterable(ids)))
+        numbers = map(self._synset_ids.setdefault, keys, self._synset_count)
+        return k, np.fromiter(numbers, np.int64, len(keys))
+
     def arrays(self) -> dict[str, np.ndarray]:
         """Per-type ``stem``, ``func``, ``pword``, ``syn_off`` and synset ids ``syn``."""
         return self._arrays
+
+
+def _synset_key(s: str) -> int | str:
+    """A synset id's key in :meth:`Words._synset_numbers`: the 64-bit word of an 8-digit id's
+    digit values (as read on the bytes), any other id itself."""
+    if len(s) == 8 and s.isascii() and s.isdigit():
+        return int.from_bytes(bytes(ord(c) - 48 for c in s), "little")
+    return s
