@@ -224,24 +224,28 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
         # the states: group, stored row, place in the list (per-group values spread to the
         # states by repeat: cheaper than gathers by owner)
         scum = np.cumsum(cg) - cg
-        owner = np.repeat(np.arange(cg.size), cg)
-        at = np.arange(owner.size) - np.repeat(scum, cg)
-        row = at + np.repeat(gs * BEAM, cg)
-        ne = sne[row]
+        # (one repeat of the per-group values, stacked: row's offset, the key's group and
+        # place offset, the position, the group's first object and its size)
+        i = np.arange(cg.size)
+        per = np.stack((gs * BEAM - scum, (i << (_RANK_BITS + low)) - (scum << kb), g_j[g0:g1]))
+        per = np.repeat(np.concatenate((per, gf[None], a_n[None])), cg, axis=1)
+        s_first, s_n = per[3], per[4]
+        i = np.arange(s_first.size)
+        row = i + per[0]
+        ne = sne.take(row)  # (take: fewer instructions than a fancy index)
         # each state's takes: the objects of its group whose words are free (a state whose
         # last match reaches past the position takes nothing here)
-        used = np.where((ne >> 14) > np.repeat(g_j[g0:g1], cg), ~_Z, sused[row])
-        s_first = np.repeat(gf, cg)
-        tstate, obj = expand_ranges(s_first, np.repeat(a_n, cg))
-        ok = np.flatnonzero((used[tstate] & w_tmask[obj]) == 0)
-        tstate, obj = tstate[ok], obj[ok]
-        sk = (owner << (_RANK_BITS + low)) + (at << kb) + (srank[row] << low)
+        used = np.where((ne >> 14) > per[2], ~_Z, sused.take(row))
+        tstate, obj = expand_ranges(s_first, s_n)
+        ok = np.flatnonzero((used.take(tstate) & w_tmask.take(obj)) == 0)
+        tstate, obj = tstate.take(ok), obj.take(ok)
+        sk = per[1] + (i << kb) + (srank.take(row) << low)
         skey = sk + kself
         # a take ranks as its state plus one uncontested match, the object's change of the
         # keys and one more chunk unless it extends the state's last (marks unchanged so far;
         # the groups whose marks check 1 changes are ranked again below)
-        tkey = (sk - s_first - (_UNC << low))[tstate] + w_key[obj]
-        tkey += (w_start[obj] != (ne & 16383)[tstate]) * (_CHUNK << low)
+        tkey = (sk - s_first - (_UNC << low)).take(tstate) + w_key.take(obj)
+        tkey += (w_start.take(obj) != (ne & 16383).take(tstate)) * (_CHUNK << low)
         tcnt = np.diff(np.searchsorted(tstate, scum), append=tstate.size)
         cnt = cg + tcnt
         kcnt = np.minimum(cnt, BEAM)
@@ -258,13 +262,15 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             tcum = np.cumsum(tcnt) - tcnt
             _, ls = expand_ranges(scum[lg], cg[lg])
             lt_owner, lt = expand_ranges(tcum[lg], tcnt[lg])
-            taken = w_obit[obj[lt]]
+            taken = w_obit.take(obj.take(lt))
             added = or_by(lt_owner, taken, lg.size)
-            present = np.bitwise_or.reduceat(sbits[row[ls]], np.cumsum(cg[lg]) - cg[lg]) | added
+            present = sbits.take(row.take(ls))
+            present = np.bitwise_or.reduceat(present, np.cumsum(cg[lg]) - cg[lg]) | added
             o_owner, lobj = expand_ranges(gf[lg], a_n[lg])
             early = present & mw_bits[slots] & ~hl
-            oq = slots[o_owner]
-            check1 = (added, o_owner, oq, w_obit[lobj], w_otgm[lobj], w_ocbit[lobj], cand_bits[oq])
+            oq = slots.take(o_owner)
+            lb = (w_obit.take(lobj), w_otgm.take(lobj), w_ocbit.take(lobj))
+            check1 = (added, o_owner, oq, *lb, cand_bits.take(oq))
             prev = flagged[slots]
             _check1(flagged, present & ~early, *check1)
             # Check 1s (6.3, spec36b): a contest among the objects taken here (one reference
@@ -278,32 +284,34 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
                 # the states and takes of groups with new marks rank lower by what they take
                 g, nf, tw, dp = lg[ch], new[ch], twin_bits[slots[ch]], dup_bits[slots[ch]]
                 so, s = expand_ranges(scum[g], cg[g])
-                skey[s] += _more(sbits[row[s]], nf[so], tw[so], dp[so]) << low
+                sb = sbits.take(row.take(s))
+                skey[s] += _more(sb, nf.take(so), tw.take(so), dp.take(so)) << low
                 to, t = expand_ranges(tcum[g], tcnt[g])
-                bits = sbits[row[tstate[t]]] | w_obit[obj[t]]
-                tkey[t] += _more(bits, nf[to], tw[to], dp[to]) << low
+                bits = sbits.take(row.take(tstate.take(t))) | w_obit.take(obj.take(t))
+                tkey[t] += _more(bits, nf.take(to), tw.take(to), dp.take(to)) << low
         keys = np.concatenate((skey, tkey))
         keys.sort(kind="stable")
         kfirst = np.cumsum(cnt) - cnt  # each group's first key
         # the kept keys: each group's first kcnt (kstart: where each group's kept rows start)
         kstart = np.cumsum(kcnt) - kcnt
         kat = np.arange(int(kstart[-1] + kcnt[-1]))
-        at_key = kat + np.repeat(kfirst - kstart, kcnt)
-        kk = keys[at_key]
+        base = gs * BEAM
+        per = np.repeat(np.stack((kfirst - kstart, base, gf, base - kstart)), kcnt, axis=1)
+        kk = keys.take(kat + per[0])
         krank = (kk >> low) & ((1 << _RANK_BITS) - 1)
         kopt = kk & kself
-        parent = np.repeat(gs * BEAM, kcnt) + ((kk >> kb) & ((1 << (low - kb)) - 1))
-        dest = kat + np.repeat(gs * BEAM - kstart, kcnt)  # the kept rows in places 0 .. kcnt - 1
-        kbits, kused = sbits[parent], sused[parent]
-        kne, knode = sne[parent], snode[parent]
+        parent = per[1] + ((kk >> kb) & ((1 << (low - kb)) - 1))
+        dest = kat + per[3]  # the kept rows in places 0 .. kcnt - 1
+        kbits, kused = sbits.take(parent), sused.take(parent)
+        kne, knode = sne.take(parent), snode.take(parent)
         tpos = np.flatnonzero(kopt != kself)
-        c1 = np.repeat(gf, kcnt)[tpos] + kopt[tpos]
-        kbits[tpos] |= w_obit[c1]
-        kused[tpos] |= w_tmask[c1]
-        kne[tpos] = w_ne[c1]
+        c1 = per[2].take(tpos) + kopt.take(tpos)
+        kbits[tpos] |= w_obit.take(c1)
+        kused[tpos] |= w_tmask.take(c1)
+        kne[tpos] = w_ne.take(c1)
         # New nodes for the kept children.
         node_c.append(c1)
-        node_parent.append(knode[tpos])
+        node_parent.append(knode.take(tpos))
         knode[tpos] = np.arange(n_nodes, n_nodes + tpos.size)
         n_nodes += tpos.size
         if lg.size:
@@ -311,7 +319,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
             if early.any():
                 _check1(flagged, present, *check1)  # check 1b
             _, krows = expand_ranges(kstart[lg], kcnt[lg])
-            kpresent = np.bitwise_or.reduceat(kbits[krows], np.cumsum(kcnt[lg]) - kcnt[lg])
+            kpresent = np.bitwise_or.reduceat(kbits.take(krows), np.cumsum(kcnt[lg]) - kcnt[lg])
             # The orphan rule: M and an object it orphans both in the kept list (and
             # spec38c: P and an end twin).
             lo = np.searchsorted(o_slot, slots)
@@ -332,8 +340,8 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
                 moved = lg[changed]
                 mo, sub = expand_ranges(kstart[moved], kcnt[moved])
                 q = slots[changed]
-                nf, tw, dp = new[changed][mo], twin_bits[q][mo], dup_bits[q][mo]
-                krank[sub] += _more(kbits[sub], nf, tw, dp)
+                nf, tw, dp = new[changed].take(mo), twin_bits[q].take(mo), dup_bits[q].take(mo)
+                krank[sub] += _more(kbits.take(sub), nf, tw, dp)
                 dest[sub[np.argsort((mo << _PAIR_SHIFT) + krank[sub], kind="stable")]] = dest[sub]
         sbits[dest], sused[dest] = kbits, kused
         sne[dest], snode[dest], srank[dest] = kne, knode, krank

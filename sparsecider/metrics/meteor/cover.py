@@ -156,11 +156,16 @@ def cov_redo(c: Candidates, sel: np.ndarray, final: tuple, held: tuple, unit: in
         return redo
     on = np.zeros(int(owner.max()) + 1, dtype=bool)
     on[slot_of[c.pair[sel[maybe]]]] = True
-    low = np.full(on.size, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(low, owner, rank)
-    st = np.flatnonzero(on[owner] & (rank // unit == low[owner] // unit))
+    # (``owner`` non-decreasing: the states of those slots only, by two searches)
+    qs = np.flatnonzero(on)
+    lo = np.searchsorted(owner, qs)
+    e, st = expand_ranges(lo, np.searchsorted(owner, qs, "right") - lo)
+    low = np.full(qs.size, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(low, e, rank[st])
+    st = st[rank[st] // unit == low[e] // unit]
     state, k = held_rows(node[st], obj, parent)
     r = w_obj[k]
+    every = (st[state], r)
     mw = (c.stage[r] != EXACT) & ((c.tl[r] > 1) | (c.rl[r] > 1))
     state, r = st[state[mw]], r[mw]
     slot = owner[state]
@@ -173,9 +178,52 @@ def cov_redo(c: Candidates, sel: np.ndarray, final: tuple, held: tuple, unit: in
     pi, qk = r[ps[own]], r[k]
     answer = np.zeros(owner.size, dtype=bool)
     answer[won] = True
-    hit = (state[ps[own]] != state[k]) & answer[state[k]] & _overlaps_fewer(c, pi, qk)
-    redo[c.pair[pi[hit]]] = True
+    hit = np.flatnonzero(
+        (state[ps[own]] != state[k]) & answer[state[k]] & _overlaps_fewer(c, pi, qk)
+    )
+    if hit.size:
+        first = _cov_first(c, state[ps[own[hit]]], state[k[hit]], every)
+        redo[c.pair[pi[hit[first]]]] = True
     return redo
+
+
+def _cov_first(c: Candidates, a: np.ndarray, b: np.ndarray, held: tuple) -> np.ndarray:
+    """Per couple of final states (``a``, ``b``; ``held``: the objects, rows of ``c``, each
+    state holds): whether the rule puts ``a`` first (:func:`cov_order` -1), on arrays."""
+    hs, hr = held
+    order = np.argsort(hs, kind="stable")
+    hs, hr = hs[order], hr[order]
+    ends = []
+    for x in (a, b):
+        lo = np.searchsorted(hs, x)
+        ends.append(expand_ranges(lo, np.searchsorted(hs, x, "right") - lo))
+    (ea, ka), (eb, kb) = ends
+    e = np.concatenate((ea, eb))
+    side = np.concatenate((np.zeros(ea.size, dtype=np.int64), np.ones(eb.size, dtype=np.int64)))
+    r = hr[np.concatenate((ka, kb))]
+    ts, tl, rs, rl = (x[r].astype(np.int64) for x in (c.ts, c.tl, c.rs, c.rl))
+    idx = e * 2 + side  # (couple, side)
+    m2 = a.size * 2
+    cover = np.bincount(idx, weights=tl + rl, minlength=m2).reshape(-1, 2)
+    # the matches (span pairs) only one side holds: two each, one non-exact multi-word, one
+    # exact one-word
+    key = (((e * 64 + ts) * 64 + tl) * 64 + rs) * 64 + rl
+    o = np.argsort(key, kind="stable")
+    same = key[o[1:]] == key[o[:-1]]
+    dup = np.zeros(key.size, dtype=bool)
+    dup[o[1:][same]] = dup[o[:-1][same]] = True
+    multi, ex = (tl > 1) | (rl > 1), c.stage[r] == EXACT
+    only = ~dup
+    pm = only & multi & ~ex
+    ok = (np.bincount(idx[only], minlength=m2) == 2) & (np.bincount(idx[pm], minlength=m2) == 1)
+    ok = (ok & (np.bincount(idx[only & ~multi & ex], minlength=m2) == 1)).reshape(-1, 2)
+    ok = ok.all(axis=1)
+    # a's multi-word match P and b's Q overlap on both sides; a covers more, and P is square
+    span = np.zeros((m2, 4), dtype=np.int64)
+    span[idx[pm]] = np.stack((ts[pm], tl[pm], rs[pm], rl[pm]), axis=1)
+    p, q = span[0::2].T, span[1::2].T
+    over = (p[0] < q[0] + q[1]) & (q[0] < p[0] + p[1]) & (p[2] < q[2] + q[3]) & (q[2] < p[2] + p[3])
+    return ok & over & (cover[:, 0] > cover[:, 1]) & (p[1] == p[3])
 
 
 def _overlaps_fewer(c: Candidates, p: np.ndarray, q: np.ndarray) -> np.ndarray:

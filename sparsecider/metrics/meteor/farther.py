@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..._kernels.arrays import popcount
-from .batch import expand_ranges, or_by, rows_of_pairs
+from .batch import expand_ranges, or_by
 from .matchers import EXACT, exact_one
 
 if TYPE_CHECKING:
@@ -109,9 +109,11 @@ def far_keep_rows(
     # no multi-word tail, a contested object ...
     one = (c.tl[sel] == 1) & (c.rl[sel] == 1)
     pre = (flagged != 0) & ~t_mw
-    ex = one & (c.stage[sel] == EXACT) & pre[slot]  # (the exact readings of those slots only)
-    width = int(c.rs[sel].max()) + 1 if sel.size else 1
-    rkey, t_ex = slot[ex] * width + c.rs[sel[ex]], c.ts[sel[ex]].astype(np.int64)
+    exact = c.stage[sel] == EXACT
+    ex = np.flatnonzero(one & exact & pre[slot])  # (the exact readings of those slots only)
+    r_of = c.rs[sel[ex]]
+    width = int(r_of.max()) + 1 if ex.size else 1
+    rkey, t_ex = slot[ex] * width + r_of, c.ts[sel[ex]].astype(np.int64)
     # ... and D(A) > D(S) possible: S gains at most |first - r| - |t - r| (> 0) for each exact
     # (t, r) it reads later than r's first exact reading ``first`` (A reads r from t' < t; the
     # farthest t' is ``first``), and pays (p - 1)|t - r| >= 0 for each X (common matches
@@ -123,11 +125,11 @@ def far_keep_rows(
     g_obj = np.abs(first[rkey[later]] - r_ex) - np.abs(t_ex[later] - r_ex)
     gain = np.zeros(n * width, dtype=np.int64)
     np.maximum.at(gain, rkey[later], g_obj)
-    pe = np.flatnonzero(ex)[later][g_obj > 0]
+    pe = ex[later][g_obj > 0]
     pg = g_obj[g_obj > 0]
     gain = gain.reshape(n, width).sum(axis=1)
     on = (gain > 0) & pre
-    rows = np.flatnonzero(one & (c.stage[sel] != EXACT) & on[slot])
+    rows = np.flatnonzero(one & ~exact & on[slot])
     rows = rows[(cbit[rows] & flagged[slot[rows]]) != 0]  # (contested: others never count)
     if rows.size == 0:
         return None
@@ -145,7 +147,10 @@ def far_keep_rows(
     if not xbits.any():
         return None
     # ... and a state holding an X, equal with another on three terms, not on four
-    cand = np.flatnonzero(xbits[owner] != 0)
+    # (``owner`` non-decreasing: the states of the slots with an X, by two searches)
+    xq = np.flatnonzero(xbits)
+    lo = np.searchsorted(owner, xq)
+    cand = expand_ranges(lo, np.searchsorted(owner, xq, "right") - lo)[1]
     k3 = owner[cand] * (1 << 40) + rank[cand] // third  # (ranks are far below 2**40 thirds)
     # (grouped by k3 only: the pairs below need no order inside a group; often already sorted)
     if k3.size > 1 and (k3[1:] < k3[:-1]).any():
@@ -155,13 +160,13 @@ def far_keep_rows(
     start = np.flatnonzero(np.r_[True, k3[1:] != k3[:-1]])
     size = np.diff(start, append=g.size)
     k4 = rank[g] // fourth
+    og, sg = owner[g], sbits[g]
     mixed = np.minimum.reduceat(k4, start) != np.maximum.reduceat(k4, start)
     # (an X state reads more test words than its alt: fewer than the group's fewest, never)
-    pc = popcount(used[g])
+    ug = used[g]
+    pc = popcount(ug)
     few_pc = np.repeat(np.minimum.reduceat(pc, start), size)
-    xs = np.flatnonzero(
-        np.repeat(mixed, size) & ((sbits[g] & xbits[owner[g]]) != 0) & (pc > few_pc)
-    )
+    xs = np.flatnonzero(np.repeat(mixed, size) & ((sg & xbits[og]) != 0) & (pc > few_pc))
     if xs.size == 0:
         return None
     # per slot, the test words of exact one-word readings of a reference word read from a later
@@ -174,20 +179,21 @@ def far_keep_rows(
         for m in (t_ex < last[rkey], t_ex > first[rkey])
     )
     xo, xc = rows[few], xcost_of
-    lo = np.searchsorted(slot[xo], owner[g[xs]])
-    e, k = expand_ranges(lo, np.searchsorted(slot[xo], owner[g[xs]], "right") - lo)
-    has = (sbits[g[xs[e]]] & cbit[xo[k]]) != 0
+    oxs, sxs = og[xs], sg[xs]
+    lo = np.searchsorted(slot[xo], oxs)
+    e, k = expand_ranges(lo, np.searchsorted(slot[xo], oxs, "right") - lo)
+    has = (sxs[e] & cbit[xo][k]) != 0
     tx = np.zeros(g.size, dtype=np.uint64)
-    bit = np.left_shift(np.uint64(1), c.ts[sel[xo[k[has]]]].astype(np.uint64))
+    bit = np.left_shift(np.uint64(1), c.ts[xsel][k[has]].astype(np.uint64))
     np.bitwise_or.at(tx, xs[e[has]], bit)
     # (per X state: the gains of the later exact readings it holds against its cheapest X;
     # a reading of no presence bit counted as held)
     xcost = np.full(xs.size, 1 << 40)
     np.minimum.at(xcost, e[has], xc[k[has]])
-    lo = np.searchsorted(slot[pe], owner[g[xs]])
-    e, k = expand_ranges(lo, np.searchsorted(slot[pe], owner[g[xs]], "right") - lo)
-    pb = obit[sel[pe[k]]]
-    has = (pb == 0) | ((sbits[g[xs[e]]] & pb) != 0)
+    lo = np.searchsorted(slot[pe], oxs)
+    e, k = expand_ranges(lo, np.searchsorted(slot[pe], oxs, "right") - lo)
+    pb = obit[sel[pe]][k]
+    has = (pb == 0) | ((sxs[e] & pb) != 0)
     sgain = np.bincount(e[has], weights=pg[k[has]], minlength=xs.size)
     xs = xs[sgain > xcost]
     if xs.size == 0:
@@ -201,15 +207,17 @@ def far_keep_rows(
     i = xs[i]
     # (the X state reads one test word more per X it holds: its other extra matches and the
     # other's are one-to-one on reference words)
-    ui, uj = used[g[i]], used[g[j]]
-    w = (k4[i] != k4[j]) & ((tx[i] & ~uj) != 0) & (popcount(ui) > popcount(uj))
+    w = (k4[i] != k4[j]) & (pc[i] > pc[j])
+    i, j = i[w], j[w]
+    ui, uj = ug[i], ug[j]
+    w = (tx[i] & ~uj) != 0
     # (the test words only the other reads are its extra readings: exact, of a reference word
     # the X state reads later; those only the X state reads, its Xs and such later readings)
-    xt = or_by(owner[g], tx, n)
-    q = owner[g[i]]
+    xt = or_by(og, tx, n)
+    q = og[i]
     w &= ((uj & ~ui & ~early[q]) == 0) & ((ui & ~uj & ~(late[q] | xt[q])) == 0)
     i, j = i[w], j[w]
-    si, sj, q = sbits[g[i]], sbits[g[j]], owner[g[i]]
+    si, sj, q = sg[i], sg[j], og[i]
     w = ((si & big[q] & ~sj) == 0) & ((sj & (xbits[q] | big[q]) & ~si) == 0)
     i, j = i[w], j[w]
     if i.size == 0:
@@ -221,7 +229,7 @@ def far_keep_rows(
     u = np.flatnonzero(left)
     num = np.cumsum(left) - 1
     state, obj = held(g[u])
-    objs = _objects(c, obj, (obit, ocbit, flagged), owner[g[u]][state])
+    objs = _objects(c, obj, (obit, ocbit, flagged), og[u][state])
     mw, dist = _distances(state, objs, u.size)
     x, o = num[i], num[j]
     w = ~mw[x] & ~mw[o] & (dist[o] > dist[x])
@@ -241,10 +249,19 @@ def far_keep_rows(
 
 def nprops(c: Candidates, rows: np.ndarray) -> np.ndarray:
     """How many proposals the span pair of each row of ``c`` has (``c`` sorted by pair and
-    span pair: a span pair's rows are consecutive)."""
-    table = _span_pair(c, rows_of_pairs(c, rows)[1])  # (ascending)
+    span pair: a span pair's rows are consecutive; counted by walking each row's run both
+    ways, one step for all rows at a time: runs are a few rows long)."""
+    out = np.ones(rows.size, dtype=np.int64)
     key = _span_pair(c, rows)
-    return np.searchsorted(table, key, "right") - np.searchsorted(table, key)
+    for step in (-1, 1):
+        live, at = np.arange(rows.size), rows + step
+        while live.size:
+            ok = (at >= 0) & (at < c.pair.size)
+            live, at = live[ok], at[ok]
+            ok = _span_pair(c, at) == key[live]
+            live, at = live[ok], at[ok] + step
+            out[live] += 1
+    return out
 
 
 def _span_pair(c: Candidates, rows: np.ndarray) -> np.ndarray:
