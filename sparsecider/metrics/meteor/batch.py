@@ -305,7 +305,7 @@ def candidates_of_pairs(
     # integers sorts the rows (equal integers are equal rows), which are read back from them.
     key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
     key.sort(kind="stable")
-    at = tab.off[hyp[key >> 20]] + ((key >> 14) & 63)  # (each row's first test word)
+    signed = np.where(tab.func, ~tab.tok, tab.tok)  # (per token: ~id for a function word)
     return Candidates(
         pair=key >> 20,
         ts=(key >> 14) & 63,
@@ -313,7 +313,7 @@ def candidates_of_pairs(
         rs=(key >> 5) & 63,
         rl=(key >> 2) & 7,
         stage=key & 3,
-        tw=np.where(tab.func[at], ~tab.tok[at], tab.tok[at]),  # (~id: a function word)
+        tw=signed[tab.off[hyp[key >> 20]] + ((key >> 14) & 63)],
     )
 
 

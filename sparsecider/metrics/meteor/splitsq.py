@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch import Candidates, find_sorted
+from .batch import Candidates, expand_ranges, find_sorted
 from .matchers import EXACT
 
 __all__ = ["split_keep", "split_pairs", "split_triples"]
@@ -74,15 +74,15 @@ def split_pairs(c: Candidates, sel: np.ndarray) -> np.ndarray:
     out = np.zeros(sel.size, dtype=bool)
     if c.tw is None or sel.size == 0:
         return out
-    st, tl, rl = c.stage[sel], c.tl[sel], c.rl[sel]
-    m = (st != EXACT) & (tl == 2) & (rl == 2) & (c.ts[sel] != c.rs[sel])
-    if not m.any():
+    # the off-diagonal non-exact 2:2 rows of c (few: 2:2 rows are paraphrases), then the rows
+    # of their pairs only (c's order: by pair, then span pair and stage)
+    r = np.flatnonzero((c.tl == 2) & (c.rl == 2))
+    r = r[(c.stage[r] != EXACT) & (c.ts[r] != c.rs[r])]
+    if r.size == 0:
         return out
-    # the pairs holding an off-diagonal non-exact 2:2 only (c's order: by pair and span pair)
-    pair_of = c.pair[sel]
-    has = np.zeros(int(pair_of.max()) + 1, dtype=bool)
-    has[pair_of[m]] = True
-    s = np.sort(sel[has[pair_of]])
+    pairs = np.unique(c.pair[r])
+    lo = np.searchsorted(c.pair, pairs)
+    s = expand_ranges(lo, np.searchsorted(c.pair, pairs, "right") - lo)[1]
     p, ts, rs, stage = c.pair[s], c.ts[s], c.rs[s], c.stage[s]
     span = (((p * 64 + ts) * 8 + c.tl[s]) * 64 + rs) * 8 + c.rl[s]
     ms = np.flatnonzero((stage != EXACT) & (c.tl[s] == 2) & (c.rl[s] == 2) & (ts != rs))
@@ -96,6 +96,8 @@ def split_pairs(c: Candidates, sel: np.ndarray) -> np.ndarray:
     at, x = find_sorted(span * 4 + stage, key(1, 1) * 4 + EXACT)
     x[x] = c.tw[s[at[x]]] >= 0
     ok = once & x & find_sorted(span, key(0, 2))[1]
-    good = np.zeros(has.size, dtype=bool)
+    if not ok.any():
+        return out
+    good = np.zeros(int(c.pair[-1]) + 1, dtype=bool)
     good[p[ms[ok]]] = True
-    return good[pair_of]
+    return good[c.pair[sel]]
