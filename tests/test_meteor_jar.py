@@ -267,7 +267,9 @@ TOYS = FIXTURES / "meteor_spec" / "align_examples.json"
 # spec54b's 20 BB runs (N131): impl54b (N135) gains BB1, BB3, BB7 at -x 40 and BB4, BB5 at -x 2
 # and -x 40, loses BB1 at -x 3 as the model does. The merge of stop 54 adds spec54c's 16 BC runs
 # (N132, its rule withdrawn, N136): 1,361 runs, 1,095 reproduced by the merged code.
-KNOWN_TOYS_REPRODUCED = 1095
+# Stop 55: spec55b's 18 BE runs (N138): 1,379 runs; main's code reproduces 1,108 of them;
+# impl55b (N140) gains BE1, BE2, BE3, BE4 at -x 40, loses none: 1,112 (BE5 at -x 40 missed).
+KNOWN_TOYS_REPRODUCED = 1112
 _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPHRASE}
 
 
@@ -293,7 +295,7 @@ def test_cited_jar_toy_alignments(res):
     for e in runs:
         if _toy_alignment(res, e) == sorted(tuple(m) for m in e["align"]):
             reproduced.add((e["id"], e["beam"]))
-    assert len(runs) == 1361 and len(reproduced) >= KNOWN_TOYS_REPRODUCED
+    assert len(runs) == 1379 and len(reproduced) >= KNOWN_TOYS_REPRODUCED
     # 6.1 (spec33c): the 2:2 paraphrase at every beam (`slice of`/`piece of`, `pair of`/
     # `couple of`, `towards the`/`toward the`), the shorter-test-span order kept (G1-G3)
     for toy in ("G1", "G2", "G3", "G9", "G11", "G12", "G13"):
@@ -2022,3 +2024,68 @@ def test_cov_order_of_a_square_paraphrase_against_its_shifted_sibling():
     assert cov_order({**m_y, (1, 2, 0, 2): EXACT}, x_n) == 0
     # three matches apart: no order
     assert cov_order({**m_y, (5, 1, 6, 1): EXACT}, x_n) == 0
+
+
+_SPLIT_TOYS = {"BE1": (1, 2, 40), "BE2": (1, 2, 40), "BE3": (2, 40), "BE4": (2, 40)}
+_SPLIT_TOYS.update({"BE6": (2, 40), "BE7": (2, 40), "BE8": (40,), "BE9": (40,)})
+
+
+def test_off_diagonal_square_paraphrase_kept_against_its_split(res, monkeypatch):
+    # `zq zq zq elderly man`/`old man` (BE1) at -x 40: M = `elderly man`/`old man` t3:2-r0:2
+    # (paraphrase, off the diagonal) splits into P = `elderly`/`old` t3-r0 (proposed once, not
+    # exact) + X = `man`/`man` t4-r1 (exact), with Q = `elderly`/`old man` t3-r0:2 sharing M's
+    # start; the final state holding P + X ranks first by the keys (two matches against one),
+    # but the state with M in their place is final too and X's test word is a content word: the
+    # P + X state is dropped and M kept, as the jar answers (BE2-BE4 alike, at every beam).
+    # Controls: BE6-BE8 `group of`/`team of` (`of` a function word: P + X kept at -x 40), BE9
+    # on the diagonal.  (METEOR_BEHAVIOUR.md 6.3, spec55b; splitsq.py.)
+    _check_toy_runs(res, _SPLIT_TOYS)
+    # without the test words the rule does not act: P + X, as before the rule
+    t, r = "zq zq zq elderly man".split(), "old man".split()
+    props = dict(candidates(t, r, res.lexicon, res.paraphrases))
+    assert [m[:4] for m in align(props, 5)] == [(3, 1, 0, 1), (4, 1, 1, 1)]
+    assert [m[:4] for m in align(props, 5, words=t)] == [(3, 2, 0, 2)]
+    # COCO val2014 segment 6515 against its first reference (the first-reference probe) and its
+    # fourth, and segment 23323 against its third (the other-references probe, 19565, 70049):
+    # the jar's statistics lines, on both paths.
+    pairs = [
+        (
+            "A shot of an elderly man inside a kitchen.",
+            "An old man is wearing an odd hat",
+        ),
+        (
+            "A shot of an elderly man inside a kitchen.",
+            "An old man standing in a kitchen posing for a picture.",
+        ),
+        (
+            "A large white dog is sitting on a bench beside an elderly man.",
+            "A dog sitting on a bench next to an old man.",
+        ),
+    ]
+    jar = [
+        "10 8 5 3 0 0 1 1 0 0 0 0 0 0 0 0 2 2 0 0 1 3 3",
+        "10 12 5 6 1 1 4 4 0 0 0 0 0 0 0 0 2 2 0 0 4 7 7",
+        "14 12 6 6 3 3 5 5 0 0 0 0 0 0 0 0 2 2 0 0 4 10 10",
+    ]
+    _check_jar_lines(res, monkeypatch, pairs, jar)
+
+
+def test_split_triples_by_word_id_and_string():
+    from sparsecider.metrics.meteor.splitsq import split_triples
+
+    m, p, x, q = (3, 2, 0, 2), (3, 1, 0, 1), (4, 1, 1, 1), (3, 1, 0, 2)
+    props = {m: [PARAPHRASE], p: [PARAPHRASE], x: [EXACT], q: [PARAPHRASE]}
+    objs = [(*k, s) for k, v in props.items() for s in v]
+    words = {3: 7, 4: 8}  # type ids; a function word's negated (~id)
+    assert split_triples(objs, props, words) == [(m, p, x)]
+    assert split_triples(objs, props, {3: 7, 4: ~8}) == []
+    assert split_triples(objs, props, None) == []
+    # P proposed twice or exact, X not exact, no Q, on the diagonal: no triple
+    assert split_triples(objs, {**props, p: [SYNONYM, PARAPHRASE]}, words) == []
+    assert split_triples(objs, {**props, p: [EXACT]}, words) == []
+    assert split_triples(objs, {**props, x: [STEM]}, words) == []
+    assert split_triples(objs, {k: v for k, v in props.items() if k != q}, words) == []
+    diag = [(3, 2, 3, 2, PARAPHRASE)]
+    assert (
+        split_triples(diag, {(3, 2, 3, 2): [PARAPHRASE], (3, 1, 3, 1): [PARAPHRASE]}, words) == []
+    )

@@ -74,6 +74,7 @@ from .packed import (
     rank_of,
 )
 from .paths import first_by_path, kind_of, lex_finals, lex_states
+from .splitsq import split_keep, split_triples
 from .twice import paths_with_bits
 from .unread import Lost
 
@@ -357,7 +358,8 @@ def _search(
                         flag(k)
             if len(flagged) != before:
                 states.sort(key=lambda s: rank_of(s, marks))
-    return sorted(objs[k] for k in _answer(states, marks, objs, by_r, can, (beam, props)))
+    split = split_triples(objs, props, words)  # spec55b (.splitsq): usually none
+    return sorted(objs[k] for k in _answer(states, marks, objs, by_r, can, (beam, props), split))
 
 
 def _chain(st) -> list[int]:
@@ -369,9 +371,10 @@ def _chain(st) -> list[int]:
     return ks[::-1]
 
 
-def _answer(states, marks, objs, by_r, can, far) -> list[int]:
+def _answer(states, marks, objs, by_r, can, far, split) -> list[int]:
     """The first state's objects, or with ties the paths' choice (spec39a, 47a: :mod:`.paths`);
-    first spec54a's drops (``far``: the beam and the pair's proposals, :mod:`.farther`)."""
+    first spec54a's drops (``far``: the beam and the pair's proposals, :mod:`.farther`), then
+    spec55b's (``split``: :func:`~.splitsq.split_triples`)."""
     ranks = [rank_of(st, marks) for st in states]
     drops = excused_drops(states, objs)  # spec50b: a state lifted, the whole list (.excused)
     if drops:
@@ -385,6 +388,8 @@ def _answer(states, marks, objs, by_r, can, far) -> list[int]:
         if out := far_drops(fin, *far, UNITS):  # spec54a (.farther): the whole list
             keep = [i for i in range(len(states)) if i not in out]
             states, ranks = [states[i] for i in keep], [ranks[i] for i in keep]
+    if split:  # spec55b (.splitsq): P + X dropped for M
+        states, ranks = split_keep(split, states, ranks, objs, _chain)
     if drops:
         n, lex = len(states), contested
     else:

@@ -100,8 +100,9 @@ class CaptionTable:
 class Candidates:
     """Candidate objects of many pairs, one per proposal (a span pair proposed by two stages,
     or by a paraphrase entry and its reverse, is two rows), sorted by (pair, t_start, t_len,
-    r_start, r_len, stage); ``tw``: the type id of each row's first test word (spec52b's rule
-    compares test words: :mod:`.farrival`; None: unknown, the rule does not act)."""
+    r_start, r_len, stage); ``tw``: the type id of each row's first test word, ``~id`` for a
+    function word (spec52b's rule compares test words: :mod:`.farrival`; spec55b's reads the
+    flag: :mod:`.splitsq`; None: unknown, the rules do not act)."""
 
     pair: np.ndarray
     ts: np.ndarray
@@ -305,6 +306,7 @@ def candidates_of_pairs(
     key = ((((pair * 64 + ts) * 8 + tl) * 64 + rs) * 8 + rl) * 4 + stage
     key.sort(kind="stable")
     pair, ts = key >> 20, (key >> 14) & 63
+    signed = np.where(tab.func, ~tab.tok, tab.tok)  # (per token: ~id for a function word)
     return Candidates(
         pair=pair,
         ts=ts,
@@ -312,7 +314,7 @@ def candidates_of_pairs(
         rs=(key >> 5) & 63,
         rl=(key >> 2) & 7,
         stage=key & 3,
-        tw=tab.tok.take(tab.off.take(hyp.take(pair)) + ts),
+        tw=signed.take(tab.off.take(hyp.take(pair)) + ts),
     )
 
 

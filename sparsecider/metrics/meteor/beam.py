@@ -9,7 +9,8 @@ contest, or take part in the orphan rule (so captions of at most 64 tokens), the
 last match and a back pointer into a table of chosen objects.  A step's new lists are one sort
 of packed int64 keys.  A pair whose objects share no word keeps all of them: that common case
 costs no search.  A pair with more than 64 objects that take part in contests (never seen in
-captions), or of spec52b's shape (:mod:`.farrival`), is aligned by :func:`~.align.align` instead.
+captions), or of spec52b's or spec55b's shape (:mod:`.farrival`, :mod:`.splitsq`), is aligned by
+:func:`~.align.align` instead.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .farther import far_keep_rows
 from .matchers import EXACT
 from .order import option_order
 from .paths import first_by_path_rows, held_rows, kinds_rows, lex_rows
+from .splitsq import split_pairs
 from .twice import twice_rows
 
 __all__ = ["align_pairs"]
@@ -114,6 +116,7 @@ def _search(c: Candidates, sel: np.ndarray, flags: tuple, alone: np.ndarray) -> 
     bit, cbit, tgm, too_many, twin, dup, (om, ox), ur = object_bits(c, sel, enc)
     p_all = c.pair[sel]
     slow = too_many[p_all] | far_pairs(c, sel)  # (spec52b: the per-pair search's, .farrival)
+    slow |= split_pairs(c, sel)  # (spec55b's too: .splitsq)
     ur.ready(bit, ~slow, p_all)
     # the orphan rule's pairs (M, X) of the pairs searched here: M's object and bit, X's bit
     fo = ~slow[om]
