@@ -39,6 +39,7 @@ from sparsecider.metrics.meteor.segment import (
     pair_candidates,
     segment_stats,
 )
+from sparsecider.metrics.meteor.splitsq import typed_words
 from tests.test_bleu_rouge import METEOR_DEMO_GAP
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -279,6 +280,7 @@ _STAGE = {"exact": EXACT, "stem": STEM, "synonym": SYNONYM, "paraphrase": PARAPH
 def _toy_alignment(res, e):
     """Our per-pair search on a cited Matcher run ``e``: its modules only, its beam size."""
     t, r = e["test"].split(), e["ref"].split()
+    fw = res.function_words
     mods = [_STAGE[m] for m in e["modules"].split()]
     props = {}
     for k, stages in candidates(t, r, res.lexicon, res.paraphrases).items():
@@ -287,7 +289,7 @@ def _toy_alignment(res, e):
     # the Matcher labels a match with the index of its earliest stage in the -m list
     return sorted(
         (ts, tl, rs, rl, mods.index(min(props[ts, tl, rs, rl])))
-        for ts, tl, rs, rl, _ in align(props, len(t), e["beam"], words=t)
+        for ts, tl, rs, rl, _ in align(props, len(t), e["beam"], words=typed_words(t, fw))
     )
 
 
@@ -2047,7 +2049,8 @@ def test_off_diagonal_square_paraphrase_kept_against_its_split(res, monkeypatch)
     t, r = "zq zq zq elderly man".split(), "old man".split()
     props = dict(candidates(t, r, res.lexicon, res.paraphrases))
     assert [m[:4] for m in align(props, 5)] == [(3, 1, 0, 1), (4, 1, 1, 1)]
-    assert [m[:4] for m in align(props, 5, words=t)] == [(3, 2, 0, 2)]
+    words = typed_words(t, res.function_words)
+    assert [m[:4] for m in align(props, 5, words=words)] == [(3, 2, 0, 2)]
     # COCO val2014 segment 6515 against its first reference (the first-reference probe) and its
     # fourth, and segment 23323 against its third (the other-references probe, 19565, 70049):
     # the jar's statistics lines, on both paths.
@@ -2073,7 +2076,7 @@ def test_off_diagonal_square_paraphrase_kept_against_its_split(res, monkeypatch)
     _check_jar_lines(res, monkeypatch, pairs, jar)
 
 
-def test_split_triples_by_word_id_and_string():
+def test_split_triples_by_word_id():
     from sparsecider.metrics.meteor.splitsq import split_triples
 
     m, p, x, q = (3, 2, 0, 2), (3, 1, 0, 1), (4, 1, 1, 1), (3, 1, 0, 2)

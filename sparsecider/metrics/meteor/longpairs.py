@@ -13,6 +13,7 @@ import numpy as np
 from .align import align
 from .resources import Resources
 from .segment import Caption, SynonymTypes, alignment_stats, pair_candidates, stats_array
+from .splitsq import typed_words
 
 __all__ = ["MAX_PAIR_CANDIDATES", "captions", "slow_pairs"]
 
@@ -77,7 +78,8 @@ def slow_pairs(
     for h, r in zip(hyp.tolist(), ref.tolist(), strict=True):
         test, other = caps[texts[h]], caps[texts[r]]
         props = pair_candidates(test, other, res.paraphrases.partners, syn)
-        rows.append(alignment_stats(test, other, align(props, len(test.tokens), words=test.tokens)))
+        words = typed_words(test.tokens, res.function_words)
+        rows.append(alignment_stats(test, other, align(props, len(test.tokens), words=words)))
     return stats_array(rows)
 
 

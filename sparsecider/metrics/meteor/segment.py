@@ -12,6 +12,7 @@ import numpy as np
 from .align import align, chunk_count
 from .matchers import EXACT, PARAPHRASE, STEM, SYNONYM
 from .resources import Resources
+from .splitsq import typed_words
 from .stats import N_STATS, WEIGHTS, score_one
 
 __all__ = ["Caption", "SynonymTypes", "alignment_stats", "pair_candidates", "segment_stats"]
@@ -172,10 +173,11 @@ def segment_stats(
     order = sorted(range(len(refs)), key=lambda k: -bounds[k])
     best = None
     best_key = None
+    words = typed_words(test.tokens, res.function_words)  # (the per-pair search's rules)
     for k in order:
         if best_key is not None and bounds[k] < best_key[0]:
             break
-        s = alignment_stats(test, refs[k], align(cands[k], len(test.tokens), words=test.tokens))
+        s = alignment_stats(test, refs[k], align(cands[k], len(test.tokens), words=words))
         key = (score_one(s), -k)  # highest score, then the earliest reference
         if best_key is None or key > best_key:
             best, best_key = s, key

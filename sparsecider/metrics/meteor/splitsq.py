@@ -12,8 +12,8 @@ final state holding P and X is dropped when the state with M in their place is a
 The shape is rare (1 of the 40,504 first-reference COCO pairs, 2 of their 121,646 others), so
 the array search (:mod:`.beam`) finds its pairs (:func:`split_pairs`) and hands them to the
 per-pair search (:mod:`.align`), whose final list the rule filters (:func:`split_triples`,
-:func:`split_keep`).  Test words: strings (looked up in the installed jar's function-word
-list) or type ids, a function word's negated (``~id``, as ``Candidates.tw``).
+:func:`split_keep`).  Test words are type ids, a function word's negated (``~id``, as
+``Candidates.tw``; :func:`typed_words` for a caption's tokens).
 """
 
 from __future__ import annotations
@@ -23,17 +23,18 @@ import numpy as np
 from .batch import Candidates, expand_ranges, find_sorted
 from .matchers import EXACT
 
-__all__ = ["split_keep", "split_pairs", "split_triples"]
+__all__ = ["split_keep", "split_pairs", "split_triples", "typed_words"]
 
 
-def _function(word) -> bool:
-    """Whether a test word (a string or a type id, ``~id`` for a function word) is a function
-    word of the jar's list."""
-    if isinstance(word, str):
-        from .resources import load  # (the default data: only where the shape exists)
-
-        return word in load().function_words
-    return word < 0
+def typed_words(tokens, function_words) -> list[int]:
+    """A caption's tokens as type ids (equal tokens, equal ids), a function word's negated
+    (``~id``): the test words the per-pair search's rules read (spec52b compares them,
+    spec55b reads the sign)."""
+    ids: dict = {}
+    return [
+        ~ids.setdefault(w, len(ids)) if w in function_words else ids.setdefault(w, len(ids))
+        for w in tokens
+    ]
 
 
 def split_triples(objs: list, props: dict, words) -> list[tuple]:
@@ -48,7 +49,7 @@ def split_triples(objs: list, props: dict, words) -> list[tuple]:
         p, x = (ts, 1, rs, 1), (ts + 1, 1, rs + 1, 1)
         if props.get(p, [EXACT]) == [EXACT] or len(props[p]) != 1:
             continue
-        if EXACT in props.get(x, ()) and (ts, 1, rs, 2) in props and not _function(words[ts + 1]):
+        if EXACT in props.get(x, ()) and (ts, 1, rs, 2) in props and words[ts + 1] >= 0:
             out.append(((ts, 2, rs, 2), p, x))
     return out
 
